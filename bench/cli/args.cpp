@@ -1,0 +1,105 @@
+#include "args.hpp"
+
+#include <cctype>
+#include <charconv>
+
+namespace kl::cli {
+
+std::int64_t parse_integer(const std::string& flag, const std::string& text, std::int64_t lo, std::int64_t hi) {
+  std::int64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (text.empty() || ec != std::errc() || ptr != end)
+    throw UsageError("--" + flag + " expects an integer in " + range + ", got '" + text + "'");
+  if (value < lo || value > hi)
+    throw UsageError("--" + flag + " must be in " + range + ", got " + text);
+  return value;
+}
+
+Dim2 parse_dim2(const std::string& flag, const std::string& text) {
+  const auto x = text.find('x');
+  constexpr std::int64_t hi = 1 << 20;  // the real per-block rule is checked by the launcher
+  if (x == std::string::npos) return {static_cast<int>(parse_integer(flag, text, 1, hi)), 1};
+  return {static_cast<int>(parse_integer(flag, text.substr(0, x), 1, hi)),
+          static_cast<int>(parse_integer(flag, text.substr(x + 1), 1, hi))};
+}
+
+std::string ParsedArgs::text(const std::string& flag, const std::string& fallback) const {
+  const auto it = values.find(flag);
+  return it == values.end() ? fallback : it->second;
+}
+
+std::int64_t ParsedArgs::integer(const std::string& flag, std::int64_t fallback, std::int64_t lo,
+                                 std::int64_t hi) const {
+  const auto it = values.find(flag);
+  return it == values.end() ? fallback : parse_integer(flag, it->second, lo, hi);
+}
+
+Dim2 ParsedArgs::dim2(const std::string& flag, Dim2 fallback) const {
+  const auto it = values.find(flag);
+  return it == values.end() ? fallback : parse_dim2(flag, it->second);
+}
+
+void ParsedArgs::require_only(const std::set<std::string>& allowed, const std::string& context) const {
+  std::string names;
+  for (const std::string& a : allowed) names += (names.empty() ? "--" : ", --") + a;
+  auto check = [&](const std::string& flag) {
+    if (!allowed.count(flag))
+      throw UsageError("flag --" + flag + " does not apply to " + context + " (it takes " +
+                       (names.empty() ? "no flags" : names) + ")");
+  };
+  for (const auto& [flag, value] : values) check(flag);
+  for (const std::string& flag : switches) check(flag);
+}
+
+ParsedArgs parse(const std::vector<std::string>& argv, const std::vector<CommandSpec>& commands) {
+  if (argv.empty()) throw UsageError("missing command");
+  ParsedArgs out;
+  out.command = argv[0];
+  const CommandSpec* spec = nullptr;
+  for (const CommandSpec& c : commands)
+    if (c.name == out.command) spec = &c;
+  if (spec == nullptr) throw UsageError("unknown command '" + out.command + "'");
+
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    const std::string& arg = argv[i];
+    if (arg == "--" && spec->passthrough) {
+      out.passthrough.assign(argv.begin() + static_cast<std::ptrdiff_t>(i) + 1, argv.end());
+      break;
+    }
+    if (arg.rfind("--", 0) == 0 && arg.size() > 2) {
+      std::string flag = arg.substr(2);
+      std::string value;
+      const auto eq = flag.find('=');
+      const bool inline_value = eq != std::string::npos;
+      if (inline_value) {
+        value = flag.substr(eq + 1);
+        flag = flag.substr(0, eq);
+      }
+      if (spec->bool_flags.count(flag)) {
+        if (inline_value) throw UsageError("--" + flag + " takes no value");
+        out.switches.insert(flag);
+      } else if (spec->value_flags.count(flag)) {
+        if (!inline_value) {
+          if (i + 1 >= argv.size()) throw UsageError("--" + flag + " needs a value");
+          value = argv[++i];
+        }
+        out.values[flag] = value;
+      } else {
+        throw UsageError("unknown flag --" + flag + " for '" + spec->name + "'");
+      }
+      continue;
+    }
+    if (arg.rfind("-", 0) == 0 && arg.size() > 1 && !std::isdigit(static_cast<unsigned char>(arg[1])))
+      throw UsageError("unknown flag " + arg + " for '" + spec->name + "' (flags start with --)");
+    if (static_cast<int>(out.positionals.size()) >= spec->max_positionals)
+      throw UsageError("unexpected argument '" + arg + "' for '" + spec->name + "'");
+    out.positionals.push_back(arg);
+  }
+  if (spec->passthrough && out.passthrough.empty())
+    throw UsageError("'" + spec->name + "' needs a command after --");
+  return out;
+}
+
+}  // namespace kl::cli

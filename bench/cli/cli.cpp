@@ -1,0 +1,100 @@
+#include "cli.hpp"
+
+#include "kl/check.hpp"
+
+#include <ostream>
+
+namespace kl::cli {
+
+const std::vector<CommandSpec>& command_specs() {
+  static const std::vector<CommandSpec> specs = {
+      {"list", {}, {"json"}, 0, false},
+      {"info", {}, {}, 0, false},
+      {"run", {"n", "block", "width", "height", "seed", "reps"}, {}, 1, false},
+      {"coords", {"width", "height", "block", "order", "variant"}, {}, 0, false},
+      {"sanitize", {"tool"}, {}, 0, true},
+      {"expect", {}, {"against-fix"}, 1, false},
+      {"repro", {}, {}, 1, false},
+      {"help", {}, {}, 1, false},
+  };
+  return specs;
+}
+
+std::string usage() {
+  return R"(usage: kernel-lab <command> [flags]
+
+  list [--json]                         every variant: family, name, seed, lesson, expected findings
+  info                                  the GPU and its limits
+  run <family.variant> [shape flags]    run once, check against the oracle, print the time
+        elementwise: --n N --block B    dispatch: --width W --height H --block BXxBY
+        all: --seed S (input data), --reps R (timed repetitions, default 20)
+  coords --width W --height H --block BXxBY [--order col,row|row,col] [--variant V]
+                                        print the grid of thread coordinates as the seeds do
+  sanitize --tool T -- <command...>     run a command under compute-sanitizer T
+                                        (memcheck, racecheck, synccheck, initcheck)
+  expect <finding> [--against-fix]      check that a planted bug's tool reports it (or, with
+                                        --against-fix, that the fixed variant stays silent)
+  repro <finding>                       run the tool on one planted bug and print its report
+  help                                  this text
+
+exit status: 0 ok; 1 a check failed or CUDA failed; 2 bad input, unsupported shape, no GPU
+or a missing tool.
+)";
+}
+
+std::string json_quote(const std::string& text) {
+  std::string q = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"': q += "\\\""; break;
+      case '\\': q += "\\\\"; break;
+      case '\n': q += "\\n"; break;
+      case '\t': q += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          q += buf;
+        } else {
+          q += c;
+        }
+    }
+  }
+  return q + "\"";
+}
+
+int main(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  try {
+    if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
+      (argv.empty() ? err : out) << usage();
+      return argv.empty() ? 2 : 0;
+    }
+    const ParsedArgs args = parse(argv, command_specs());
+    if (args.command == "help") return out << usage(), 0;
+    if (args.command == "list") return cmd_list(args, out);
+    if (args.command == "info") return cmd_info(args, out);
+    if (args.command == "run") return cmd_run(args, out);
+    if (args.command == "coords") return cmd_coords(args, out);
+    if (args.command == "sanitize") return cmd_sanitize(args, out);
+    if (args.command == "expect") return cmd_expect(args, out);
+    if (args.command == "repro") return cmd_repro(args, out);
+    throw UsageError("command '" + args.command + "' is not implemented");
+  } catch (const UsageError& e) {
+    err << "kernel-lab: " << e.what() << "\n(run `kernel-lab help` for usage)\n";
+    return 2;
+  } catch (const NoGpuError& e) {
+    err << "kernel-lab: " << e.what() << "\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    err << "kernel-lab: " << e.what() << "\n";
+    return 2;
+  } catch (const CudaError& e) {
+    err << "kernel-lab: CUDA error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    err << "kernel-lab: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace kl::cli

@@ -1,0 +1,30 @@
+// kernel-lab's commands. main() maps outcomes to exit codes:
+//   0 success; 1 a check failed or CUDA reported an error; 2 bad input, unknown variant,
+//   unsupported shape, no GPU, or a missing tool.
+#pragma once
+
+#include "args.hpp"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace kl::cli {
+
+int main(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err);
+
+const std::vector<CommandSpec>& command_specs();
+std::string usage();
+
+int cmd_list(const ParsedArgs& args, std::ostream& out);
+int cmd_info(const ParsedArgs& args, std::ostream& out);
+int cmd_run(const ParsedArgs& args, std::ostream& out);
+int cmd_coords(const ParsedArgs& args, std::ostream& out);
+int cmd_sanitize(const ParsedArgs& args, std::ostream& out);
+int cmd_expect(const ParsedArgs& args, std::ostream& out);
+int cmd_repro(const ParsedArgs& args, std::ostream& out);
+
+// JSON string literal for `text` (quotes included).
+std::string json_quote(const std::string& text);
+
+}  // namespace kl::cli

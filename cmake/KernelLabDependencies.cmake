@@ -1,0 +1,26 @@
+# Test dependencies: the system's packages first (Debian: libgtest-dev, librapidcheck-dev),
+# otherwise a pinned upstream revision fetched once, so a connected fresh machine needs no
+# manual install.
+include(FetchContent)
+
+set(INSTALL_GTEST OFF CACHE BOOL "" FORCE)
+FetchContent_Declare(GTest
+  URL https://github.com/google/googletest/archive/refs/tags/v1.14.0.tar.gz
+  URL_HASH SHA256=8ad598c73ad796e0d8280b082cebd82a630d73e73cd3c70057938a6501bba5d7
+  FIND_PACKAGE_ARGS NAMES GTest)
+
+# RapidCheck publishes no releases: pin a commit of its default branch.
+set(RC_ENABLE_GTEST ON CACHE BOOL "" FORCE)
+FetchContent_Declare(rapidcheck
+  GIT_REPOSITORY https://github.com/emil-e/rapidcheck.git
+  GIT_TAG 853e14f0f4313a9eb3c71e24848373e7b843dfd1
+  FIND_PACKAGE_ARGS NAMES rapidcheck)
+
+FetchContent_MakeAvailable(GTest rapidcheck)
+
+# find_package(GTest) names the target GTest::gtest; the fetched project names it gtest.
+foreach(_kl_gtest_target gtest gtest_main)
+  if(NOT TARGET GTest::${_kl_gtest_target} AND TARGET ${_kl_gtest_target})
+    add_library(GTest::${_kl_gtest_target} ALIAS ${_kl_gtest_target})
+  endif()
+endforeach()

@@ -1,0 +1,97 @@
+# Test registration for kernel-lab.
+#
+# Tiers are ctest labels: host (no GPU), gpu, property, sanitizer + <tool>, perf, slow.
+# `ctest --preset host` selects label host; `ctest --preset gpu` runs everything.
+
+set(KL_SANITIZER_TOOLS memcheck racecheck synccheck initcheck)
+
+# Environment of every sanitizer run: properties and unit tests shrink their cases
+# (KL_SANITIZER_SMALL, read by kl/test_env.hpp) and RapidCheck runs fewer of them.
+set(KL_SANITIZER_ENV "KL_SANITIZER_SMALL=1" "RC_PARAMS=max_success=8 max_size=40")
+
+# gtest filter excluding tests of deliberately broken variants from the clean sanitizer
+# sweep: their findings are asserted by the expected-finding tests instead.
+set(KL_CLEAN_FILTER "--gtest_filter=-*Planted*")
+
+function(_kl_common_test_properties name timeout labels)
+  set_tests_properties(${name} PROPERTIES
+    LABELS "${labels}"
+    TIMEOUT ${timeout}
+    ENVIRONMENT "KL_CTEST_NAME=${name}")
+endfunction()
+
+# kl_add_host_test(NAME n TARGET t [LABELS ...] [TIMEOUT s] [ARGS ...])
+# A test that needs no GPU: label host.
+function(kl_add_host_test)
+  cmake_parse_arguments(ARG "" "NAME;TARGET;TIMEOUT" "LABELS;ARGS" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 120)
+  endif()
+  add_test(NAME ${ARG_NAME} COMMAND $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS})
+  _kl_common_test_properties(${ARG_NAME} ${ARG_TIMEOUT} "host;${ARG_LABELS}")
+endfunction()
+
+# kl_add_gpu_test(NAME n TARGET t [LABELS ...] [TIMEOUT s] [ARGS ...] [NO_SANITIZERS])
+# A GPU test binary, plus one run under each compute-sanitizer tool (n.memcheck, ...)
+# in small-case mode, with tests of planted variants filtered out.
+function(kl_add_gpu_test)
+  cmake_parse_arguments(ARG "NO_SANITIZERS" "NAME;TARGET;TIMEOUT" "LABELS;ARGS" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  add_test(NAME ${ARG_NAME} COMMAND $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS})
+  _kl_common_test_properties(${ARG_NAME} ${ARG_TIMEOUT} "gpu;${ARG_LABELS}")
+  if(ARG_NO_SANITIZERS)
+    return()
+  endif()
+  foreach(tool IN LISTS KL_SANITIZER_TOOLS)
+    set(test_name ${ARG_NAME}.${tool})
+    add_test(NAME ${test_name}
+      COMMAND $<TARGET_FILE:kernel-lab> sanitize --tool ${tool} --
+              $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS} ${KL_CLEAN_FILTER})
+    set_tests_properties(${test_name} PROPERTIES
+      LABELS "gpu;sanitizer;${tool};${ARG_LABELS}"
+      TIMEOUT 900
+      ENVIRONMENT "KL_CTEST_NAME=${test_name};${KL_SANITIZER_ENV}")
+  endforeach()
+endfunction()
+
+# kl_add_planted_finding(NAME repro-name TOOL tool)
+# For a planted bug declared in a family registry (kl::ExpectedFinding::repro == NAME):
+#  - kl.expect.NAME: passes only if TOOL reports the registered pattern on the planted case;
+#    fails if the tool stays silent or cannot be found.
+#  - kl.expect.NAME.fix_is_silent: the same check pointed at the variant that fixes the bug
+#    must report silence, proving the checker can fail.
+#  - target repro-NAME: runs the tool on the planted case and prints its report.
+# The host test kl.registry.consistency fails if this list and the registry disagree.
+function(kl_add_planted_finding)
+  cmake_parse_arguments(ARG "" "NAME;TOOL;TIMEOUT" "" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
+  set(expect kl.expect.${ARG_NAME})
+  add_test(NAME ${expect} COMMAND $<TARGET_FILE:kernel-lab> expect ${ARG_NAME})
+  _kl_common_test_properties(${expect} ${ARG_TIMEOUT} "gpu;sanitizer;${ARG_TOOL};expected-finding")
+
+  add_test(NAME ${expect}.fix_is_silent
+    COMMAND $<TARGET_FILE:kernel-lab> expect ${ARG_NAME} --against-fix)
+  _kl_common_test_properties(${expect}.fix_is_silent ${ARG_TIMEOUT}
+    "gpu;sanitizer;${ARG_TOOL};expected-finding")
+  set_tests_properties(${expect}.fix_is_silent PROPERTIES
+    PASS_REGULAR_EXPRESSION "checker can fail: ${ARG_TOOL} stayed silent")
+
+  add_custom_target(repro-${ARG_NAME}
+    COMMAND $<TARGET_FILE:kernel-lab> repro ${ARG_NAME}
+    DEPENDS kernel-lab
+    USES_TERMINAL
+    COMMENT "compute-sanitizer ${ARG_TOOL} on planted bug ${ARG_NAME}")
+  set_property(GLOBAL APPEND PROPERTY KL_PLANTED_FINDINGS "${ARG_NAME}:${ARG_TOOL}")
+endfunction()
+
+# Writes the CMake-side list of planted findings where the registry consistency test reads it.
+function(kl_finalize_planted_findings)
+  get_property(findings GLOBAL PROPERTY KL_PLANTED_FINDINGS)
+  list(SORT findings)
+  string(REPLACE ";" "\n" lines "${findings}")
+  file(WRITE ${PROJECT_BINARY_DIR}/planted_findings.txt "${lines}\n")
+endfunction()

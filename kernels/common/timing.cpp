@@ -1,0 +1,46 @@
+#include "kl/timing.hpp"
+
+namespace kl {
+
+EventPair::EventPair() {
+  KL_CUDA_CHECK(cudaEventCreate(&start_));
+  KL_CUDA_CHECK(cudaEventCreate(&stop_));
+}
+
+EventPair::~EventPair() {
+  cudaEventDestroy(start_);
+  cudaEventDestroy(stop_);
+}
+
+void EventPair::start(cudaStream_t stream) { KL_CUDA_CHECK(cudaEventRecord(start_, stream)); }
+void EventPair::stop(cudaStream_t stream) { KL_CUDA_CHECK(cudaEventRecord(stop_, stream)); }
+
+float EventPair::elapsed_ms() {
+  KL_CUDA_CHECK(cudaEventSynchronize(stop_));
+  float ms = 0;
+  KL_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+  return ms;
+}
+
+TimingSummary time_device_work(const std::function<void(cudaStream_t)>& work, int warmup, int reps,
+                               cudaStream_t stream) {
+  for (int i = 0; i < warmup; ++i) work(stream);
+  std::vector<double> ms;
+  EventPair events;
+  for (int i = 0; i < reps; ++i) {
+    events.start(stream);
+    work(stream);
+    events.stop(stream);
+    ms.push_back(events.elapsed_ms());
+  }
+  TimingSummary s;
+  s.repetitions = reps;
+  if (ms.empty()) return s;
+  std::sort(ms.begin(), ms.end());
+  s.min_ms = ms.front();
+  s.max_ms = ms.back();
+  s.median_ms = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  return s;
+}
+
+}  // namespace kl

@@ -1,0 +1,48 @@
+// Checked runs and printing for the dispatch family.
+#include "kl/dispatch.hpp"
+
+#include <sstream>
+
+namespace kl::dispatch {
+
+CoordsCase run_case(const Variant& v, const Shape& shape) {
+  if (const std::string rule = v.unsupported(shape); !rule.empty())
+    throw std::invalid_argument(v.info.id() + ": " + rule);
+  GuardedBuffer<int> out(2 * static_cast<std::size_t>(shape.width) * shape.height);
+  out.poison();
+  v.launch({out.data(), shape});
+  KL_CUDA_CHECK(cudaDeviceSynchronize());
+
+  CoordsCase c;
+  c.result.guards = out.inspect();
+  c.coords = out.download();
+  // Bijection onto the grid: each cell holds exactly its own coordinates.
+  for (int row = 0; row < shape.height; ++row)
+    for (int col = 0; col < shape.width; ++col) {
+      const std::size_t idx = static_cast<std::size_t>(row) * shape.width + col;
+      ++c.result.checked;
+      if (c.coords[2 * idx] != col)
+        c.result.add_mismatch({2 * idx, static_cast<double>(c.coords[2 * idx]), static_cast<double>(col), 0});
+      else if (c.coords[2 * idx + 1] != row)
+        c.result.add_mismatch({2 * idx + 1, static_cast<double>(c.coords[2 * idx + 1]), static_cast<double>(row), 0});
+    }
+  return c;
+}
+
+std::string format_coords(std::span<const int> coords, int width, int height, Order order) {
+  if (coords.size() != 2 * static_cast<std::size_t>(width) * height)
+    throw std::invalid_argument("format_coords: expected 2*width*height values");
+  std::ostringstream os;
+  for (int row = 0; row < height; ++row) {
+    for (int col = 0; col < width; ++col) {
+      const std::size_t idx = static_cast<std::size_t>(row) * width + col;
+      const int x = coords[2 * idx], y = coords[2 * idx + 1];
+      os << (col ? " " : "") << '(' << (order == Order::col_row ? x : y) << ','
+         << (order == Order::col_row ? y : x) << ')';
+    }
+    os << '\n';
+  }
+  return os.str();
+}
+
+}  // namespace kl::dispatch

@@ -1,0 +1,68 @@
+// Inputs, oracle and checked runs for the elementwise family.
+#include "kl/elementwise.hpp"
+
+#include "kl/error_bounds.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace kl::elementwise {
+
+Inputs make_inputs(Op op, const Shape& shape, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto n = static_cast<std::size_t>(std::max<std::int64_t>(shape.n, 0));
+  Inputs in;
+  if (op == Op::add) {
+    std::uniform_real_distribution<float> dist(-1000.0f, 1000.0f);
+    in.a.resize(n);
+    in.b.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      in.a[i] = dist(rng);
+      in.b[i] = dist(rng);
+    }
+  } else {
+    std::uniform_real_distribution<float> dist(-87.0f, 88.0f);
+    in.a.resize(n);
+    for (float& x : in.a) x = dist(rng);
+  }
+  // Never all zero: an all-zero input hides unwritten or misplaced outputs.
+  if (n != 0 && in.a[0] == 0.0f) in.a[0] = 1.0f;
+  return in;
+}
+
+std::vector<double> oracle(Op op, const Inputs& in) {
+  std::vector<double> out(in.a.size());
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = op == Op::add ? static_cast<double>(in.a[i] + in.b[i]) : std::exp(static_cast<double>(in.a[i]));
+  return out;
+}
+
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in) {
+  // Inputs get exact-size allocations so memcheck sees any read past their end.
+  DeviceBuffer<float> a{std::span<const float>(in.a)};
+  DeviceBuffer<float> b{std::span<const float>(v.op == Op::add ? in.b : in.a)};
+  GuardedBuffer<float> out(static_cast<std::size_t>(shape.n));
+  out.poison();
+  v.launch({a.data(), b.data(), out.data(), shape});
+  KL_CUDA_CHECK(cudaDeviceSynchronize());
+
+  CaseResult r;
+  r.guards = out.inspect();
+  const std::vector<float> got = out.download();
+  const std::vector<double> want = oracle(v.op, in);
+  r.checked = got.size();
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const float want_f = static_cast<float>(want[i]);
+    const bool within = v.op == Op::add
+                            ? std::memcmp(&got[i], &want_f, sizeof(float)) == 0
+                            : bounds::ulp_distance(got[i], want_f) <= bounds::expf_max_ulp;
+    if (!within) {
+      const double ulp = std::abs(std::nextafter(want_f, INFINITY) - want_f);
+      r.add_mismatch({i, got[i], want[i], v.op == Op::add ? 0.0 : bounds::expf_max_ulp * ulp});
+    }
+  }
+  return r;
+}
+
+}  // namespace kl::elementwise

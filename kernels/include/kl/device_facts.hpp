@@ -1,0 +1,36 @@
+// Facts about the current GPU that tests and kernels reason with.
+#pragma once
+
+#include "kl/check.hpp"  // kl::NoGpuError
+
+#include <cstddef>
+#include <string>
+
+namespace kl {
+
+struct DeviceFacts {
+  int device = 0;
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  int max_threads_per_block = 0;
+  int max_threads_per_sm = 0;
+  int max_blocks_per_sm = 0;
+  std::size_t shared_bytes_per_block = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t global_bytes = 0;
+  bool cooperative_launch = false;
+};
+
+// Throws kl::NoGpuError (with CUDA's reason) when no GPU can be used.
+void require_gpu();
+// Facts of the current device; throws kl::NoGpuError without a GPU.
+DeviceFacts device_facts();
+
+// How many blocks of `kernel` with `threads` threads and `dynamic_shared` bytes can be
+// resident on the whole GPU at once: occupancy API x SM count. A grid larger than this
+// cannot have all its blocks running together.
+int co_resident_capacity(const void* kernel, int threads, std::size_t dynamic_shared = 0);
+
+}  // namespace kl

@@ -1,0 +1,49 @@
+// Elementwise family: 1-D kernels, one thread per element (seeds 000, 002, 003).
+#pragma once
+
+#include "kl/case_result.hpp"
+#include "kl/registry.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace kl::elementwise {
+
+enum class Op { add, exp };
+
+struct Shape {
+  std::int64_t n = 0;
+  int block = 128;
+};
+
+struct Args {
+  const float* a = nullptr;  // first input (exp reads only this one)
+  const float* b = nullptr;  // second input of add
+  float* out = nullptr;
+  Shape shape;
+};
+
+struct Variant : kl::Variant<Shape, Args> {
+  Op op;
+};
+
+std::span<const Variant> variants();
+inline const Variant& variant(std::string_view name) { return find_variant(variants(), name); }
+
+struct Inputs {
+  std::vector<float> a;
+  std::vector<float> b;
+};
+
+// Random inputs of shape.n elements, never all zero. add: uniform in [-1000, 1000];
+// exp: uniform in [-87, 88] so results stay finite and normal.
+Inputs make_inputs(Op op, const Shape& shape, std::uint64_t seed);
+// The CPU oracle. add: binary32 addition (exact, as on the GPU); exp: exp in double.
+std::vector<double> oracle(Op op, const Inputs& inputs);
+
+// Uploads exact-size inputs, poisons a guarded output, launches `v`, checks guards and
+// compares with the oracle: add bit-exact, exp within kl::bounds::expf_max_ulp.
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
+
+}  // namespace kl::elementwise

@@ -1,0 +1,112 @@
+// The variant registry: one table per kernel family replaces `switch (kernel_num)`.
+//
+// Every test, property, sanitizer run, CLI listing and benchmark iterates these tables, so no
+// list of variants is written twice. Each entry says where it comes from (seed file and
+// kernel name), what it teaches, which shapes it supports, how to launch it, and what each
+// checker is expected to say about it: nothing for a clean variant, the planted finding for a
+// deliberately broken one.
+#pragma once
+
+#include "kl/check.hpp"
+
+#include <functional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kl {
+
+// The checkers a planted bug can be aimed at.
+enum class Checker {
+  memcheck,   // compute-sanitizer --tool memcheck
+  racecheck,  // compute-sanitizer --tool racecheck
+  synccheck,  // compute-sanitizer --tool synccheck
+  initcheck,  // compute-sanitizer --tool initcheck
+  canary,     // the poisoned-output / canary check, no tool
+  oracle,     // comparison against the reference (a property must fail)
+  watchdog,   // the device watchdog trips instead of hanging
+};
+std::string_view to_string(Checker checker);
+bool is_sanitizer_tool(Checker checker);
+
+enum class Role {
+  reference,  // variant 0 of its family: cuBLAS, CUB or an exact CPU oracle
+  teaching,   // a rung of the seed's ladder: must be correct and sanitizer-clean
+  planted,    // a deliberate bug: must be caught by each checker in `findings`
+};
+
+struct ExpectedFinding {
+  Checker checker;
+  // For sanitizer checkers: an ECMAScript regex the tool's report must match.
+  std::string report_pattern;
+  // For sanitizer checkers: the name of the ctest entry kl.expect.<repro> and target repro-<repro>.
+  std::string repro;
+  // `kernel-lab run <variant>` arguments that trigger the finding.
+  std::vector<std::string> run_args;
+  // Variant (family.name) that fixes the bug: the same check must stay silent on it.
+  std::string fixed_by;
+};
+
+struct VariantInfo {
+  std::string family;
+  std::string name;
+  std::string seed_file;    // e.g. 003_2eb1131b3d611900.txt
+  std::string seed_kernel;  // the kernel's name in that document
+  std::string lesson;       // what it teaches; printed by `kernel-lab list`
+  Role role = Role::teaching;
+  std::vector<ExpectedFinding> findings;  // empty: clean under every checker
+
+  std::string id() const { return family + "." + name; }
+  bool planted() const { return role == Role::planted; }
+};
+
+// "" when a shape is supported, else the rule it breaks (named so a user can fix the input).
+template <class Shape>
+using SupportFn = std::string (*)(const Shape&);
+
+// A family's table entry. Args must expose `.shape`.
+template <class Shape, class Args>
+struct Variant {
+  VariantInfo info;
+  SupportFn<Shape> unsupported;  // the variant's preconditions
+  void (*raw_launch)(const Args&, cudaStream_t);
+
+  bool supports(const Shape& shape) const { return unsupported(shape).empty(); }
+
+  // Validates the shape and launch configuration, launches, checks the launch status.
+  void launch(const Args& args, cudaStream_t stream = nullptr) const {
+    if (const std::string rule = unsupported(args.shape); !rule.empty())
+      throw std::invalid_argument(info.id() + ": " + rule);
+    raw_launch(args, stream);
+    KL_CUDA_CHECK(cudaGetLastError());
+  }
+};
+
+// Finds a variant by name in a family table; throws std::invalid_argument naming the options.
+template <class V>
+const V& find_variant(std::span<const V> table, std::string_view name) {
+  std::string names;
+  for (const V& v : table) {
+    if (v.info.name == name) return v;
+    names += (names.empty() ? "" : ", ") + v.info.name;
+  }
+  throw std::invalid_argument("unknown variant '" + std::string(name) + "' (known: " + names + ")");
+}
+
+// Every variant of every family, in family order: what `kernel-lab list` prints and what the
+// catalogue test compares with docs/KERNELS.md.
+std::vector<const VariantInfo*> catalogue();
+// Looks up "family.name"; throws std::invalid_argument for an unknown id.
+const VariantInfo& find_info(std::string_view id);
+// Every expected finding of every planted variant, with the variant that carries it.
+struct PlantedFinding {
+  const VariantInfo* variant;
+  const ExpectedFinding* finding;
+};
+std::vector<PlantedFinding> planted_findings();
+// Looks up a sanitizer finding by its repro name; throws std::invalid_argument if unknown.
+PlantedFinding find_planted(std::string_view repro);
+
+}  // namespace kl

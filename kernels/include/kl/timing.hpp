@@ -1,0 +1,38 @@
+// CUDA-event timing of device work.
+#pragma once
+
+#include "kl/check.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <vector>
+
+namespace kl {
+
+class EventPair {
+ public:
+  EventPair();
+  ~EventPair();
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  void start(cudaStream_t stream);
+  void stop(cudaStream_t stream);
+  float elapsed_ms();  // waits for the stop event
+
+ private:
+  cudaEvent_t start_{};
+  cudaEvent_t stop_{};
+};
+
+struct TimingSummary {
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  int repetitions = 0;
+};
+
+// Runs `work` `warmup` times untimed, then `reps` times, each timed by its own event pair.
+TimingSummary time_device_work(const std::function<void(cudaStream_t)>& work, int warmup, int reps,
+                               cudaStream_t stream = nullptr);
+
+}  // namespace kl

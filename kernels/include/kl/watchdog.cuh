@@ -1,0 +1,28 @@
+// Device side of kl::Watchdog (see kl/watchdog.hpp). Include from .cu files only.
+#pragma once
+
+#include "kl/watchdog.hpp"
+
+namespace kl {
+
+// Nanoseconds from the GPU's global timer (microsecond-scale resolution, same clock on all SMs).
+__device__ inline unsigned long long globaltimer_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// True once the grid's budget is spent; also sets the tripped flag. The first caller arms it.
+__device__ inline bool watchdog_expired(WatchdogView w) {
+  const unsigned long long now = globaltimer_ns();
+  unsigned long long start = *static_cast<volatile unsigned long long*>(w.start_ns);
+  if (start == 0) {
+    const unsigned long long previous = atomicCAS(w.start_ns, 0ull, now);
+    start = previous == 0 ? now : previous;
+  }
+  if (now - start <= w.budget_ns) return false;
+  atomicExch(w.tripped, 1);
+  return true;
+}
+
+}  // namespace kl

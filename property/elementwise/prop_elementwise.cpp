@@ -1,0 +1,66 @@
+// Properties of the elementwise family over random sizes, blocks and data.
+#include "generators.hpp"
+#include "property.hpp"
+
+#include "kl/elementwise.hpp"
+
+using namespace kl::elementwise;
+using kl::CaseResult;
+
+namespace {
+
+std::vector<std::string> names(bool want_planted) {
+  std::vector<std::string> out;
+  for (const Variant& v : variants())
+    if (v.info.planted() == want_planted) out.push_back(v.info.name);
+  return out;
+}
+
+// Any block the variant accepts: whole warps for the unguarded seed kernel, anything else for
+// the guarded ones.
+rc::Gen<int> block_for(const Variant& v) {
+  return v.supports({1, 1}) ? kl::gen::any_block() : kl::gen::warp_multiple_block();
+}
+
+}  // namespace
+
+// add is bit-exact and exp within 2 ulp of exp in double, for every clean variant; every output
+// element written; no canary touched.
+KL_PROPERTY(ElementwiseProperty, EveryCleanVariantMatchesTheOracle, ()) {
+  const Variant& v = variant(*rc::gen::elementOf(names(false)).as("variant"));
+  const Shape shape{*kl::gen::count(0).as("n"), *block_for(v).as("block")};
+  const auto seed = *rc::gen::arbitrary<std::uint64_t>().as("data seed");
+  const CaseResult r = run_case(v, shape, make_inputs(v.op, shape, seed));
+  if (!r.ok()) RC_FAIL(v.info.id() + ": " + r.describe());
+}
+
+// A block outside 1..1024 is refused with the variant and the rule named; nothing launches.
+KL_PROPERTY(ElementwiseProperty, IllegalBlocksAreRejectedNeverComputed, ()) {
+  const std::vector<std::string> all = [] {
+    std::vector<std::string> kernels;  // every variant that launches a kernel
+    for (const Variant& v : variants())
+      if (v.info.role != kl::Role::reference) kernels.push_back(v.info.name);
+    return kernels;
+  }();
+  const Variant& v = variant(*rc::gen::elementOf(all).as("variant"));
+  const Shape shape{*kl::gen::count().as("n"), *kl::gen::illegal_block().as("block")};
+  kl::DeviceBuffer<float> in(1), out(1);
+  try {
+    v.launch({in.data(), in.data(), out.data(), shape});
+    RC_FAIL("accepted block " + std::to_string(shape.block));
+  } catch (const std::invalid_argument& e) {
+    RC_ASSERT(std::string(e.what()).find(v.info.id() + ": block size") == 0);
+  }
+}
+
+// The planted over-launch: whenever the grid has threads past n (n % block != 0) the canaries
+// catch it, counting exactly the threads that ran past the end; otherwise the kernel is right.
+// (Excluded from sanitizer sweeps by its name: memcheck's verdict is kl.expect.memcheck-add-unguarded.)
+KL_PROPERTY(PlantedElementwiseProperty, CanaryCatchesEveryOverLaunch, ()) {
+  const Variant& v = variant("add_unguarded");
+  const Shape shape{*rc::gen::inRange<std::int64_t>(1, 20000).as("n"), *kl::gen::warp_multiple_block().as("block")};
+  const CaseResult r = run_case(v, shape, make_inputs(Op::add, shape, 11));
+  const auto past_end = static_cast<std::size_t>(kl::grid_1d(shape.n, shape.block) * shape.block - shape.n);
+  RC_ASSERT(r.guards.damaged_after == past_end);
+  RC_ASSERT(r.ok() == (past_end == 0));
+}

@@ -1,0 +1,82 @@
+// The harness pieces every family relies on, on a real GPU.
+#include "kl/device_facts.hpp"
+#include "kl/guarded_buffer.hpp"
+#include "kl/watchdog.hpp"
+
+#include <gtest/gtest.h>
+
+TEST(DeviceBuffer, RoundTripsAndMoves) {
+  const std::vector<int> host = {3, 1, 4, 1, 5, 9, 2, 6};
+  kl::DeviceBuffer<int> a{std::span<const int>(host)};
+  EXPECT_EQ(a.download(), host);
+  kl::DeviceBuffer<int> b = std::move(a);
+  EXPECT_EQ(a.data(), nullptr);
+  EXPECT_EQ(b.download(), host);
+  EXPECT_THROW(b.upload(std::vector<int>(3)), std::invalid_argument);
+}
+
+TEST(GuardedBuffer, FreshPoisonReportsEveryElementUnwritten) {
+  kl::GuardedBuffer<float> out(100);
+  out.poison();
+  const kl::GuardReport r = out.inspect();
+  EXPECT_EQ(r.unwritten, 100u);
+  EXPECT_EQ(r.first_unwritten, 0u);
+  EXPECT_EQ(r.damaged_before + r.damaged_after, 0u);
+  EXPECT_FALSE(r.ok());
+}
+
+TEST(GuardedBuffer, FullWriteIsCleanPartialWriteIsNot) {
+  kl::GuardedBuffer<double> out(64);
+  out.poison();
+  KL_CUDA_CHECK(cudaMemset(out.data(), 0, 64 * sizeof(double)));
+  EXPECT_TRUE(out.inspect().ok()) << out.inspect().describe();
+  out.poison();
+  KL_CUDA_CHECK(cudaMemset(out.data(), 0, 60 * sizeof(double)));
+  EXPECT_EQ(out.inspect().unwritten, 4u);
+  EXPECT_EQ(out.inspect().first_unwritten, 60u);
+}
+
+TEST(GuardedBuffer, WritesPastEitherEndDamageCanaries) {
+  kl::GuardedBuffer<int> out(10);
+  out.poison();
+  KL_CUDA_CHECK(cudaMemset(out.data(), 0, 10 * sizeof(int)));
+  KL_CUDA_CHECK(cudaMemset(out.data() + 10 + 3, 0, sizeof(int)));  // one word, 3 past the end
+  KL_CUDA_CHECK(cudaMemset(out.data() - 1, 0, sizeof(int)));       // the word just before
+  const kl::GuardReport r = out.inspect();
+  EXPECT_EQ(r.damaged_after, 1u);
+  EXPECT_EQ(r.first_damaged_after, 3u);
+  EXPECT_EQ(r.damaged_before, 1u);
+  EXPECT_NE(r.describe().find("written past the end"), std::string::npos);
+}
+
+TEST(Watchdog, EndsAWaitThatNothingReleases) {
+  const kl::WatchdogSelfTest r = kl::watchdog_selftest(/*release_flag=*/false, /*budget_ms=*/50);
+  EXPECT_TRUE(r.tripped);
+  EXPECT_GE(r.elapsed_ms, 45.0);    // it really waited for its budget...
+  EXPECT_LT(r.elapsed_ms, 5000.0);  // ...and then gave up instead of hanging
+}
+
+TEST(Watchdog, StaysQuietWhenTheWaitIsReleased) {
+  const kl::WatchdogSelfTest r = kl::watchdog_selftest(/*release_flag=*/true, /*budget_ms=*/2000);
+  EXPECT_FALSE(r.tripped);
+  EXPECT_LT(r.elapsed_ms, 1000.0);
+}
+
+TEST(DeviceFacts, DescribeARealGpu) {
+  const kl::DeviceFacts f = kl::device_facts();
+  EXPECT_GT(f.sm_count, 0);
+  EXPECT_EQ(f.max_threads_per_block, 1024);
+  EXPECT_GE(f.cc_major, 7) << "the lab's lessons assume independent thread scheduling (sm_70+)";
+  EXPECT_FALSE(f.name.empty());
+}
+
+// A tiny kernel is limited only by threads and blocks per SM, so the occupancy API's capacity
+// must equal that arithmetic (on an H100: 2 blocks of 1024 threads x 132 SMs = 264).
+TEST(DeviceFacts, CoResidentCapacityMatchesThreadLimits) {
+  const kl::DeviceFacts f = kl::device_facts();
+  for (int threads : {32, 256, 1024}) {
+    const int per_sm = std::min(f.max_threads_per_sm / threads, f.max_blocks_per_sm);
+    EXPECT_EQ(kl::co_resident_capacity(kl::watchdog_selftest_kernel(), threads), per_sm * f.sm_count)
+        << threads << " threads per block";
+  }
+}

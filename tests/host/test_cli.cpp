@@ -1,0 +1,94 @@
+// The CLI's parsing and its errors, in-process. None of these needs a GPU: every bad input is
+// rejected before CUDA is touched.
+#include "cli.hpp"
+#include "kl/registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Outcome run(std::vector<std::string> argv) {
+  std::ostringstream out, err;
+  const int code = kl::cli::main(argv, out, err);
+  return {code, out.str(), err.str()};
+}
+
+void expect_usage_error(std::vector<std::string> argv, const std::string& message) {
+  const Outcome o = run(argv);
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find(message), std::string::npos) << "stderr: " << o.err;
+}
+
+}  // namespace
+
+TEST(CliParse, ValuesSwitchesAndInlineForms) {
+  const auto args = kl::cli::parse({"run", "elementwise.add", "--n", "1000", "--block=128"}, kl::cli::command_specs());
+  EXPECT_EQ(args.positionals, std::vector<std::string>{"elementwise.add"});
+  EXPECT_EQ(args.integer("n", 0, 0, 5000), 1000);
+  EXPECT_EQ(args.integer("block", 0, 0, 5000), 128);
+  EXPECT_EQ(kl::cli::parse_dim2("block", "16x8"), (kl::Dim2{16, 8}));
+  EXPECT_EQ(kl::cli::parse_dim2("block", "32"), (kl::Dim2{32, 1}));
+}
+
+TEST(CliErrors, UnknownCommandFlagAndVariant) {
+  expect_usage_error({"frobnicate"}, "unknown command 'frobnicate'");
+  expect_usage_error({"run", "elementwise.add", "--bogus", "1"}, "unknown flag --bogus");
+  expect_usage_error({"run", "elementwise.add", "-n", "1"}, "unknown flag -n");
+  expect_usage_error({"run", "elementwise.nope"}, "unknown variant 'elementwise.nope'");
+  expect_usage_error({"run", "nofamily.add"}, "unknown variant 'nofamily.add'");
+  expect_usage_error({}, "usage: kernel-lab");
+}
+
+TEST(CliErrors, MalformedNumbers) {
+  expect_usage_error({"run", "elementwise.add", "--n", "abc"}, "--n expects an integer");
+  expect_usage_error({"run", "elementwise.add", "--n", "12x"}, "--n expects an integer");
+  expect_usage_error({"run", "elementwise.add", "--n"}, "--n needs a value");
+  expect_usage_error({"coords", "--block", "2y2"}, "--block expects an integer");
+  expect_usage_error({"run", "elementwise.add", "--reps", "0"}, "--reps must be in [1, 10000]");
+}
+
+TEST(CliErrors, BlockOver1024AndUnsupportedShapes) {
+  expect_usage_error({"run", "elementwise.add", "--n", "10", "--block", "2048"}, "block size must be in 1..1024");
+  expect_usage_error({"run", "elementwise.add_unguarded", "--n", "10", "--block", "100"}, "multiple of 32");
+  expect_usage_error({"run", "elementwise.add", "--n", "-3"}, "n must be >= 0");
+  expect_usage_error({"coords", "--block", "64x32"}, "at most 1024 threads");
+  expect_usage_error({"run", "dispatch.record_thread_coords", "--width", "5", "--height", "6", "--block", "2x2"},
+                     "multiples of the block");
+}
+
+TEST(CliErrors, FlagsOfAnotherFamily) {
+  expect_usage_error({"run", "elementwise.add", "--width", "4"}, "flag --width does not apply to 'run elementwise.add'");
+  expect_usage_error({"run", "dispatch.record_thread_coords_guarded", "--n", "4"}, "flag --n does not apply");
+}
+
+TEST(CliErrors, BadOrderAndTool) {
+  expect_usage_error({"coords", "--order", "diagonal"}, "--order must be col,row or row,col");
+  expect_usage_error({"sanitize", "--tool", "leakcheck", "--", "true"}, "--tool must be one of memcheck");
+  expect_usage_error({"sanitize", "--tool", "memcheck"}, "needs a command after --");
+  expect_usage_error({"expect"}, "needs a finding name");
+  expect_usage_error({"expect", "no-such-finding"}, "unknown planted finding");
+}
+
+TEST(CliList, TableAndJsonNameEveryVariant) {
+  const Outcome table = run({"list"});
+  const Outcome json = run({"list", "--json"});
+  ASSERT_EQ(table.code, 0);
+  ASSERT_EQ(json.code, 0);
+  for (const kl::VariantInfo* v : kl::catalogue()) {
+    EXPECT_NE(table.out.find(v->name), std::string::npos) << v->id();
+    EXPECT_NE(json.out.find("\"id\": \"" + v->id() + "\""), std::string::npos) << v->id();
+  }
+  EXPECT_NE(json.out.find("\"checker\": \"memcheck\""), std::string::npos);
+}
+
+TEST(CliJson, QuotesControlCharacters) {
+  EXPECT_EQ(kl::cli::json_quote("a\"b\\c\nd"), R"("a\"b\\c\nd")");
+}

@@ -1,0 +1,98 @@
+// The registry keeps every list honest: tests, CLI, sanitizer runs and CMake's planted-finding
+// targets all derive from it, and these tests fail if any of them drift apart.
+#include "args.hpp"
+#include "cli.hpp"
+#include "kl/registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
+
+namespace {
+
+bool is_seed_list(const std::string& s) {
+  return std::regex_match(s, std::regex(R"(\d{3}_[0-9a-f]{16}\.txt(, \d{3}_[0-9a-f]{16}\.txt)*)"));
+}
+
+}  // namespace
+
+TEST(Registry, IdsAreUniqueAndEveryFamilyStartsWithItsReference) {
+  std::set<std::string> ids;
+  std::string previous_family;
+  for (const kl::VariantInfo* v : kl::catalogue()) {
+    EXPECT_TRUE(ids.insert(v->id()).second) << "duplicate id " << v->id();
+    if (v->family != previous_family) {
+      EXPECT_EQ(v->role, kl::Role::reference) << v->family << " does not start with its reference";
+      previous_family = v->family;
+    }
+    EXPECT_FALSE(v->lesson.empty()) << v->id();
+  }
+  EXPECT_GE(ids.size(), 8u);
+}
+
+TEST(Registry, EverySeedKernelNamesItsSeedFile) {
+  for (const kl::VariantInfo* v : kl::catalogue()) {
+    if (v->role == kl::Role::reference) continue;
+    EXPECT_TRUE(is_seed_list(v->seed_file)) << v->id() << ": '" << v->seed_file << "'";
+    EXPECT_FALSE(v->seed_kernel.empty()) << v->id();
+  }
+}
+
+TEST(Registry, PlantedVariantsAndOnlyThemCarryFindings) {
+  for (const kl::VariantInfo* v : kl::catalogue()) {
+    if (v->planted())
+      EXPECT_FALSE(v->findings.empty()) << v->id() << " is planted but names no checker";
+    else
+      EXPECT_TRUE(v->findings.empty()) << v->id() << " is not planted but expects findings";
+  }
+}
+
+TEST(Registry, SanitizerFindingsAreRunnableAndHaveACleanFix) {
+  const auto& specs = kl::cli::command_specs();
+  for (const kl::PlantedFinding& p : kl::planted_findings()) {
+    const kl::ExpectedFinding& f = *p.finding;
+    SCOPED_TRACE(p.variant->id());
+    if (!kl::is_sanitizer_tool(f.checker)) continue;
+    EXPECT_FALSE(f.repro.empty());
+    EXPECT_NO_THROW(std::regex(f.report_pattern));
+    EXPECT_FALSE(f.report_pattern.empty());
+    // The fix exists and is not itself planted.
+    const kl::VariantInfo& fix = kl::find_info(f.fixed_by);
+    EXPECT_FALSE(fix.planted());
+    // The arguments are a valid `kernel-lab run` command line.
+    std::vector<std::string> argv = {"run", p.variant->id()};
+    argv.insert(argv.end(), f.run_args.begin(), f.run_args.end());
+    EXPECT_NO_THROW(kl::cli::parse(argv, specs));
+    EXPECT_EQ(&kl::find_planted(f.repro).variant->family, &p.variant->family);
+  }
+}
+
+// CMake's kl_add_planted_finding() calls (the kl.expect.* tests and repro-* targets) must list
+// exactly the registry's sanitizer findings, with the same tools.
+TEST(Registry, CMakePlantedFindingsMatchTheRegistry) {
+  const char* path = std::getenv("KL_PLANTED_FINDINGS_FILE");
+  ASSERT_NE(path, nullptr) << "KL_PLANTED_FINDINGS_FILE is not set (run through ctest)";
+  std::ifstream file(path);
+  ASSERT_TRUE(file) << "cannot read " << path;
+  std::set<std::string> from_cmake;
+  for (std::string line; std::getline(file, line);)
+    if (!line.empty()) from_cmake.insert(line);
+  std::set<std::string> from_registry;
+  for (const kl::PlantedFinding& p : kl::planted_findings())
+    if (kl::is_sanitizer_tool(p.finding->checker))
+      from_registry.insert(p.finding->repro + ":" + std::string(kl::to_string(p.finding->checker)));
+  EXPECT_EQ(from_cmake, from_registry);
+}
+
+TEST(Registry, UnknownIdsAreRejectedWithTheKnownNames) {
+  try {
+    kl::find_info("elementwise.nope");
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown variant 'elementwise.nope'"), std::string::npos);
+  }
+  EXPECT_THROW(kl::find_planted("no-such-finding"), std::invalid_argument);
+}
