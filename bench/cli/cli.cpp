@@ -1,16 +1,27 @@
 #include "cli.hpp"
 
+#include "run_support.hpp"
+
 #include "kl/check.hpp"
 
 #include <ostream>
 
 namespace kl::cli {
 
+namespace {
+// `run` accepts the union of every family's flags; cmd_run then narrows them to the variant's.
+std::set<std::string> run_flags() {
+  std::set<std::string> flags;
+  for (const FamilyRunner& r : family_runners()) flags.insert(r.flags.begin(), r.flags.end());
+  return flags;
+}
+}  // namespace
+
 const std::vector<CommandSpec>& command_specs() {
   static const std::vector<CommandSpec> specs = {
       {"list", {}, {"json"}, 0, false},
       {"info", {}, {}, 0, false},
-      {"run", {"n", "block", "width", "height", "seed", "reps"}, {}, 1, false},
+      {"run", run_flags(), {}, 1, false},
       {"coords", {"width", "height", "block", "order", "variant"}, {}, 0, false},
       {"sanitize", {"tool"}, {}, 0, true},
       {"expect", {}, {"against-fix"}, 1, false},

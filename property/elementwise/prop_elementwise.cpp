@@ -61,6 +61,10 @@ KL_PROPERTY(PlantedElementwiseProperty, CanaryCatchesEveryOverLaunch, ()) {
   const Shape shape{*rc::gen::inRange<std::int64_t>(1, 20000).as("n"), *kl::gen::warp_multiple_block().as("block")};
   const CaseResult r = run_case(v, shape, make_inputs(Op::add, shape, 11));
   const auto past_end = static_cast<std::size_t>(kl::grid_1d(shape.n, shape.block) * shape.block - shape.n);
-  RC_ASSERT(r.guards.damaged_after == past_end);
+  // Not "== past_end": the kernel's out-of-bounds reads are undefined and can read canary
+  // words of the output back, writing the same bits (seen on the H100 with n=1, block=160).
+  // The thread at gid == n reads only the inputs' allocation padding and always damages one.
+  RC_ASSERT(r.guards.damaged_after <= past_end);
+  RC_ASSERT((r.guards.damaged_after >= 1) == (past_end > 0));
   RC_ASSERT(r.ok() == (past_end == 0));
 }

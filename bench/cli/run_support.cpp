@@ -1,0 +1,28 @@
+#include "run_support.hpp"
+
+#include <iomanip>
+#include <ostream>
+
+namespace kl::cli {
+
+void print_check(std::ostream& out, const CaseResult& r) {
+  out << "check: " << (r.ok() ? "PASS" : "FAIL") << " (" << r.describe() << ")\n";
+}
+
+void print_timing(std::ostream& out, const TimingSummary& t, double bytes) {
+  out << std::fixed << std::setprecision(4) << "time: median " << t.median_ms << " ms (min " << t.min_ms
+      << ", max " << t.max_ms << ", " << t.repetitions << " reps)";
+  if (bytes > 0 && t.median_ms > 0)
+    out << std::setprecision(1) << ", " << bytes / (t.median_ms * 1e6) << " GB/s (bytes read + written)";
+  out << "\n";
+  out.unsetf(std::ios::floatfield);
+}
+
+int reps_flag(const ParsedArgs& a) { return static_cast<int>(a.integer("reps", 20, 1, 10000)); }
+std::uint64_t seed_flag(const ParsedArgs& a) { return static_cast<std::uint64_t>(a.integer("seed", 1, 0, wide_range)); }
+
+void require_supported(const VariantInfo& info, const std::string& rule) {
+  if (!rule.empty()) throw std::invalid_argument(info.id() + ": " + rule);
+}
+
+}  // namespace kl::cli

@@ -1,0 +1,36 @@
+// What every family's `kernel-lab run` shares: flag ranges, result and timing printing, and the
+// table of per-family runners.
+#pragma once
+
+#include "args.hpp"
+
+#include "kl/case_result.hpp"
+#include "kl/registry.hpp"
+#include "kl/timing.hpp"
+
+#include <iosfwd>
+#include <set>
+#include <string>
+
+namespace kl::cli {
+
+// Parse range for shape flags; the variant's own rules (supports) then name what is wrong.
+inline constexpr std::int64_t wide_range = std::int64_t{1} << 40;
+
+void print_check(std::ostream& out, const CaseResult& r);
+// Median, spread and, when bytes > 0, the bandwidth of bytes read plus written.
+void print_timing(std::ostream& out, const TimingSummary& t, double bytes);
+int reps_flag(const ParsedArgs& a);
+std::uint64_t seed_flag(const ParsedArgs& a);
+// Throws std::invalid_argument "<id>: <rule>" when the variant does not support the shape.
+void require_supported(const VariantInfo& info, const std::string& rule);
+
+struct FamilyRunner {
+  const char* family;
+  std::set<std::string> flags;  // the shape flags this family's runs take
+  int (*run)(const VariantInfo&, const ParsedArgs&, std::ostream&);
+};
+// One entry per family (runners.cpp).
+const std::vector<FamilyRunner>& family_runners();
+
+}  // namespace kl::cli

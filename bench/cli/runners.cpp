@@ -1,0 +1,17 @@
+// The one list of `kernel-lab run` handlers: a line per family, with the flags its shapes take.
+#include "run_support.hpp"
+
+namespace kl::cli {
+
+int run_elementwise(const VariantInfo&, const ParsedArgs&, std::ostream&);
+int run_dispatch(const VariantInfo&, const ParsedArgs&, std::ostream&);
+
+const std::vector<FamilyRunner>& family_runners() {
+  static const std::vector<FamilyRunner> all = {
+      {"elementwise", {"n", "block", "seed", "reps"}, run_elementwise},
+      {"dispatch", {"width", "height", "block", "reps"}, run_dispatch},
+  };
+  return all;
+}
+
+}  // namespace kl::cli
