@@ -15,6 +15,7 @@ std::string_view role_name(Role role) {
   switch (role) {
     case Role::reference: return "reference";
     case Role::teaching: return "teaching";
+    case Role::flawed: return "flawed";
     case Role::planted: return "planted";
   }
   return "?";

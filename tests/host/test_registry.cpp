@@ -41,12 +41,12 @@ TEST(Registry, EverySeedKernelNamesItsSeedFile) {
   }
 }
 
-TEST(Registry, PlantedVariantsAndOnlyThemCarryFindings) {
+TEST(Registry, PlantedAndFlawedVariantsAndOnlyThemCarryFindings) {
   for (const kl::VariantInfo* v : kl::catalogue()) {
-    if (v->planted())
-      EXPECT_FALSE(v->findings.empty()) << v->id() << " is planted but names no checker";
+    if (v->has_findings())
+      EXPECT_FALSE(v->findings.empty()) << v->id() << " is planted/flawed but names no checker";
     else
-      EXPECT_TRUE(v->findings.empty()) << v->id() << " is not planted but expects findings";
+      EXPECT_TRUE(v->findings.empty()) << v->id() << " is clean but expects findings";
   }
 }
 
@@ -59,9 +59,9 @@ TEST(Registry, SanitizerFindingsAreRunnableAndHaveACleanFix) {
     EXPECT_FALSE(f.repro.empty());
     EXPECT_NO_THROW(std::regex(f.report_pattern));
     EXPECT_FALSE(f.report_pattern.empty());
-    // The fix exists and is not itself planted.
+    // The fix exists and is clean.
     const kl::VariantInfo& fix = kl::find_info(f.fixed_by);
-    EXPECT_FALSE(fix.planted());
+    EXPECT_FALSE(fix.has_findings());
     // The arguments are a valid `kernel-lab run` command line.
     std::vector<std::string> argv = {"run", p.variant->id()};
     argv.insert(argv.end(), f.run_args.begin(), f.run_args.end());

@@ -34,6 +34,9 @@ bool is_sanitizer_tool(Checker checker);
 enum class Role {
   reference,  // variant 0 of its family: cuBLAS, CUB or an exact CPU oracle
   teaching,   // a rung of the seed's ladder: must be correct and sanitizer-clean
+  flawed,     // a seed rung kept as written: correct results on the lab's GPU, yet a checker
+              // reports it (e.g. warp-synchronous code without __syncwarp); benchmarked, and
+              // its findings are asserted like a planted bug's
   planted,    // a deliberate bug: must be caught by each checker in `findings`
 };
 
@@ -60,6 +63,8 @@ struct VariantInfo {
 
   std::string id() const { return family + "." + name; }
   bool planted() const { return role == Role::planted; }
+  // Planted or flawed: excluded from the clean sanitizer sweep, findings asserted instead.
+  bool has_findings() const { return role == Role::planted || role == Role::flawed; }
 };
 
 // "" when a shape is supported, else the rule it breaks (named so a user can fix the input).
