@@ -24,7 +24,7 @@ const std::vector<CommandSpec>& command_specs() {
       {"run", run_flags(), {}, 1, false},
       {"coords", {"width", "height", "block", "order", "variant"}, {}, 0, false},
       {"sanitize", {"tool"}, {}, 0, true},
-      {"expect", {}, {"against-fix"}, 1, false},
+      {"expect", {"variant"}, {"against-fix"}, 1, false},
       {"repro", {}, {}, 1, false},
       {"help", {}, {}, 1, false},
   };
@@ -43,8 +43,10 @@ std::string usage() {
                                         print the grid of thread coordinates as the seeds do
   sanitize --tool T -- <command...>     run a command under compute-sanitizer T
                                         (memcheck, racecheck, synccheck, initcheck)
-  expect <finding> [--against-fix]      check that a planted bug's tool reports it (or, with
-                                        --against-fix, that the fixed variant stays silent)
+  expect <finding> [--against-fix | --variant V]
+                                        check that a planted bug's tool reports it; --against-fix:
+                                        that its fixed variant stays silent; --variant: the same
+                                        check pointed at variant V (fails if the tool is silent)
   repro <finding>                       run the tool on one planted bug and print its report
   help                                  this text
 

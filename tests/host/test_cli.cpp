@@ -75,6 +75,9 @@ TEST(CliErrors, BadOrderAndTool) {
   expect_usage_error({"sanitize", "--tool", "memcheck"}, "needs a command after --");
   expect_usage_error({"expect"}, "needs a finding name");
   expect_usage_error({"expect", "no-such-finding"}, "unknown planted finding");
+  expect_usage_error({"expect", "memcheck-add-unguarded", "--variant", "elementwise.nope"}, "unknown variant");
+  expect_usage_error({"expect", "memcheck-add-unguarded", "--variant", "elementwise.add", "--against-fix"},
+                     "exclude each other");
 }
 
 TEST(CliList, TableAndJsonNameEveryVariant) {
