@@ -38,6 +38,8 @@ std::string usage() {
   info                                  the GPU and its limits
   run <family.variant> [shape flags]    run once, check against the oracle, print the time
         elementwise: --n N --block B    dispatch: --width W --height H --block BXxBY
+        sync: --blocks N --block B --budget-ms MS (watchdog budget); prints "completed" or
+              "deadlock detected after X ms: ..."; exit 0 when that outcome is the predicted one
         all: --seed S (input data), --reps R (timed repetitions, default 20)
   coords --width W --height H --block BXxBY [--order col,row|row,col] [--variant V]
                                         print the grid of thread coordinates as the seeds do

@@ -2,6 +2,7 @@
 #include "kl/dispatch.hpp"
 #include "kl/elementwise.hpp"
 #include "kl/registry.hpp"
+#include "kl/sync.hpp"
 
 namespace kl {
 
@@ -34,6 +35,7 @@ std::vector<const VariantInfo*> catalogue() {
   std::vector<const VariantInfo*> all;
   append(all, elementwise::variants());
   append(all, dispatch::variants());
+  append(all, sync::variants());
   return all;
 }
 
