@@ -1,5 +1,7 @@
 #include "run_support.hpp"
 
+#include "kl/device_buffer.hpp"
+
 #include <iomanip>
 #include <ostream>
 
@@ -16,6 +18,17 @@ void print_timing(std::ostream& out, const TimingSummary& t, double bytes) {
     out << std::setprecision(1) << ", " << bytes / (t.median_ms * 1e6) << " GB/s (bytes read + written)";
   out << "\n";
   out.unsetf(std::ios::floatfield);
+}
+
+double d2d_copy_gbps(std::size_t bytes, int reps) {
+  DeviceBuffer<std::byte> src(bytes), dst(bytes);
+  KL_CUDA_CHECK(cudaMemset(src.data(), 1, bytes));
+  const TimingSummary t = time_device_work(
+      [&](cudaStream_t s) {
+        KL_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, s));
+      },
+      3, reps);
+  return 2.0 * static_cast<double>(bytes) / (t.median_ms * 1e6);
 }
 
 int reps_flag(const ParsedArgs& a) { return static_cast<int>(a.integer("reps", 20, 1, 10000)); }

@@ -21,6 +21,9 @@ void print_check(std::ostream& out, const CaseResult& r);
 // Median, spread and, when bytes > 0, the bandwidth of bytes read plus written.
 void print_timing(std::ostream& out, const TimingSummary& t, double bytes);
 int reps_flag(const ParsedArgs& a);
+// The ceiling of memory-bound kernels: device-to-device cudaMemcpy of `bytes`, in GB/s of bytes
+// read plus written (median of `reps` after warm-up), measured in the calling process.
+double d2d_copy_gbps(std::size_t bytes, int reps);
 std::uint64_t seed_flag(const ParsedArgs& a);
 // Throws std::invalid_argument "<id>: <rule>" when the variant does not support the shape.
 void require_supported(const VariantInfo& info, const std::string& rule);

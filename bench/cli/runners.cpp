@@ -6,12 +6,14 @@ namespace kl::cli {
 int run_elementwise(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_dispatch(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_sync(const VariantInfo&, const ParsedArgs&, std::ostream&);
+int run_reduction(const VariantInfo&, const ParsedArgs&, std::ostream&);
 
 const std::vector<FamilyRunner>& family_runners() {
   static const std::vector<FamilyRunner> all = {
       {"elementwise", {"n", "block", "seed", "reps"}, run_elementwise},
       {"dispatch", {"width", "height", "block", "reps"}, run_dispatch},
       {"sync", {"blocks", "block", "budget-ms"}, run_sync},
+      {"reduction", {"n", "block", "dtype", "seed", "reps"}, run_reduction},
   };
   return all;
 }

@@ -1,6 +1,7 @@
 // The one place that lists the families; each family lists its own variants.
 #include "kl/dispatch.hpp"
 #include "kl/elementwise.hpp"
+#include "kl/reduction.hpp"
 #include "kl/registry.hpp"
 #include "kl/sync.hpp"
 
@@ -36,6 +37,7 @@ std::vector<const VariantInfo*> catalogue() {
   append(all, elementwise::variants());
   append(all, dispatch::variants());
   append(all, sync::variants());
+  append(all, reduction::variants());
   return all;
 }
 

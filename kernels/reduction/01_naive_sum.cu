@@ -1,0 +1,30 @@
+// Teaches: the simplest reduction, one atomicAdd per element; every add to the one result is
+// serialised. Seed: 004_f92a7ab1d28b5b9a.txt, kernel `naiveSum`.
+#include "launchers.hpp"
+
+#include "kl/geometry.hpp"
+
+namespace kl::reduction {
+namespace {
+
+template <class T>
+__global__ void naiveSum(const T *input, T *output, int n) {
+  int idx = threadIdx.x;
+  idx += blockIdx.x * blockDim.x;
+  if (idx < n) {
+    atomicAdd(output, input[idx]);
+  }
+}
+
+}  // namespace
+
+void launch_naive_sum(const Args& args, cudaStream_t stream) {
+  zero_output(args, stream);
+  const auto blocks = static_cast<unsigned>(grid_1d(args.shape.n, args.shape.block));
+  if (blocks == 0) return;
+  with_dtype(args, [&](auto in, auto out) {
+    naiveSum<<<blocks, args.shape.block, 0, stream>>>(in, out, static_cast<int>(args.shape.n));
+  });
+}
+
+}  // namespace kl::reduction

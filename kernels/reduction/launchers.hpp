@@ -1,0 +1,35 @@
+// Launchers of the reduction kernels; the registry (registry.cpp) is their only caller.
+#pragma once
+
+#include "kl/check.hpp"
+#include "kl/reduction.hpp"
+
+namespace kl::reduction {
+
+// Calls f(in, out) with the pointers typed by the shape's dtype: each rung is one template
+// over int and float.
+template <class F>
+void with_dtype(const Args& a, F&& f) {
+  if (a.shape.dtype == Dtype::i32)
+    f(static_cast<const int*>(a.in), static_cast<int*>(a.out));
+  else
+    f(static_cast<const float*>(a.in), static_cast<float*>(a.out));
+}
+
+// Rungs that combine block sums with atomicAdd start from 0 (all-zero bits is 0 for int and float).
+inline void zero_output(const Args& a, cudaStream_t stream) {
+  KL_CUDA_CHECK(cudaMemsetAsync(a.out, 0, 4, stream));
+}
+
+void launch_cub_sum(const Args& args, cudaStream_t stream);
+void launch_naive_sum(const Args& args, cudaStream_t stream);
+void launch_block_reduction(const Args& args, cudaStream_t stream);
+void launch_first_add_during_load(const Args& args, cudaStream_t stream);
+void launch_unroll_last_warp(const Args& args, cudaStream_t stream);
+void launch_unroll_last_warp_no_volatile(const Args& args, cudaStream_t stream);
+void launch_last_warp_syncwarp(const Args& args, cudaStream_t stream);
+void launch_complete_unrolling(const Args& args, cudaStream_t stream);
+void launch_grid_stride(const Args& args, cudaStream_t stream);
+void launch_warp_shuffle(const Args& args, cudaStream_t stream);
+
+}  // namespace kl::reduction

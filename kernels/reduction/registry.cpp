@@ -1,0 +1,97 @@
+// The reduction family's table: CUB first, then seed 004's ladder, the flawed and planted
+// warp-synchronous rungs flagged with the racecheck findings they must produce.
+#include "launchers.hpp"
+
+#include "kl/geometry.hpp"
+
+#include <bit>
+
+namespace kl::reduction {
+namespace {
+
+constexpr const char* seed004 = "004_f92a7ab1d28b5b9a.txt";
+
+// The kernels index with int and step by up to 2 * 1024 * gridDim; 2^30 keeps every index in range.
+std::string n_violation(const Shape& s) {
+  if (s.n < 0) return "n must be >= 0, got " + std::to_string(s.n);
+  if (s.n > (std::int64_t{1} << 30))
+    return "n must be at most 2^30 (the kernels index with int), got " + std::to_string(s.n);
+  return "";
+}
+
+std::string any_block(const Shape& s) {
+  if (std::string rule = n_violation(s); !rule.empty()) return rule;
+  return block_1d_violation(s.block);
+}
+
+// The tree halves the block each step, so it must be a power of two.
+std::string power_of_two_block(const Shape& s, int lo) {
+  if (std::string rule = n_violation(s); !rule.empty()) return rule;
+  if (s.block < lo || s.block > max_threads_per_block || !std::has_single_bit(static_cast<unsigned>(s.block)))
+    return "block size must be a power of two in " + std::to_string(lo) + "..1024, got " + std::to_string(s.block);
+  return "";
+}
+std::string tree_block(const Shape& s) { return power_of_two_block(s, 32); }
+// warpReduce reads s[tid + 32]: the block must hold at least 64 partial sums.
+std::string last_warp_block(const Shape& s) { return power_of_two_block(s, 64); }
+
+ExpectedFinding race(const char* repro) {
+  return {Checker::racecheck, "Race reported between", repro,
+          {"--n", "4096", "--block", "256"}, "reduction.last_warp_syncwarp"};
+}
+
+const std::vector<Variant> variant_table = {
+    {{{"reduction", "cub_sum", "-", "cub::DeviceReduce::Sum",
+       "Variant 0: CUB's tuned reduction; every rung's bandwidth is read as a share of it.",
+       Role::reference, {}},
+      n_violation, launch_cub_sum}},
+    {{{"reduction", "naive_sum", seed004, "naiveSum",
+       "One atomicAdd per element: correct, but every add to the one result is serialised.",
+       Role::teaching, {}},
+      any_block, launch_naive_sum}},
+    {{{"reduction", "block_reduction", seed004, "blockReduction",
+       "A tree sum per block in shared memory (interleaved, `tid < stride`); one atomicAdd per block.",
+       Role::teaching, {}},
+      tree_block, launch_block_reduction}},
+    {{{"reduction", "first_add_during_load", seed004, "blockReduction (two loads and addition)",
+       "Each thread adds two elements while loading: no idle half in the first step, half the blocks.",
+       Role::teaching, {}},
+      tree_block, launch_first_add_during_load}},
+    {{{"reduction", "unroll_last_warp", seed004, "warpReduce (volatile)",
+       "The last warp unrolled as the seed writes it, on volatile shared memory with no __syncwarp. "
+       "Since Volta the lanes of a warp are scheduled independently, so nothing orders one lane's "
+       "store of s[tid] before another lane's load: right sums on the H100, but racecheck reports "
+       "the hazards. Fixed by last_warp_syncwarp.",
+       Role::flawed, {race("race-reduce-unroll-volatile")}},
+      last_warp_block, launch_unroll_last_warp}},
+    {{{"reduction", "unroll_last_warp_no_volatile", seed004, "warpReduce (volatile removed)",
+       "PLANTED: rung 04 without volatile. The compiler keeps partial sums in registers and lanes "
+       "read stale shared memory: wrong sums on the H100 (a property must find a counterexample) "
+       "and racecheck hazards.",
+       Role::planted,
+       {race("race-reduce-unroll-no-volatile"),
+        {Checker::oracle, "", "", {"--n", "4096", "--block", "256"}, "reduction.last_warp_syncwarp"}}},
+      last_warp_block, launch_unroll_last_warp_no_volatile}},
+    {{{"reduction", "last_warp_syncwarp", seed004, "warpReduce (with __syncwarp)",
+       "The last warp done right since Volta: read, __syncwarp(), write, __syncwarp() per step.",
+       Role::teaching, {}},
+      last_warp_block, launch_last_warp_syncwarp}},
+    {{{"reduction", "complete_unrolling", seed004, "blkReduct<blockSize>",
+       "template <unsigned int blockSize>: the block-size tests fold at compile time, no stride loop.",
+       Role::teaching, {}},
+      last_warp_block, launch_complete_unrolling}},
+    {{{"reduction", "grid_stride", seed004, "block_reduction<blockSize>",
+       "Many elements per thread with a grid-stride loop (algorithm cascading): a fixed grid covers any n.",
+       Role::teaching, {}},
+      last_warp_block, launch_grid_stride}},
+    {{{"reduction", "warp_shuffle", seed004, "warpShuffleSum (beyond the seed)",
+       "Beyond the seed: __shfl_down_sync sums each warp in registers; shared memory holds one value per warp.",
+       Role::teaching, {}},
+      tree_block, launch_warp_shuffle}},
+};
+
+}  // namespace
+
+std::span<const Variant> variants() { return variant_table; }
+
+}  // namespace kl::reduction
