@@ -21,7 +21,9 @@ std::string require_sanitizer() {
 struct Verdict {
   bool tool_ran = false;
   bool pattern_found = false;
-  int error_count = -1;  // from "ERROR SUMMARY: N error(s)", -1 if absent
+  // Hazards/errors the tool counted: "ERROR SUMMARY: N errors" (memcheck, synccheck, initcheck)
+  // or "RACECHECK SUMMARY: N hazards displayed" (racecheck, warnings included); -1 if absent.
+  int error_count = -1;
 };
 
 Verdict judge(const std::string& output, const std::string& pattern) {
@@ -29,7 +31,9 @@ Verdict judge(const std::string& output, const std::string& pattern) {
   v.tool_ran = output.find("COMPUTE-SANITIZER") != std::string::npos;
   v.pattern_found = std::regex_search(output, std::regex(pattern));
   std::smatch m;
-  if (std::regex_search(output, m, std::regex(R"(ERROR SUMMARY: ([0-9]+) error)"))) v.error_count = std::stoi(m[1]);
+  if (std::regex_search(output, m, std::regex(R"(RACECHECK SUMMARY: ([0-9]+) hazard)")) ||
+      std::regex_search(output, m, std::regex(R"(ERROR SUMMARY: ([0-9]+) error)")))
+    v.error_count = std::stoi(m[1]);
   return v;
 }
 

@@ -20,7 +20,8 @@ __device__ inline bool watchdog_expired(WatchdogView w) {
     const unsigned long long previous = atomicCAS(w.start_ns, 0ull, now);
     start = previous == 0 ? now : previous;
   }
-  if (now - start <= w.budget_ns) return false;
+  // Signed: a thread that read the clock before another thread armed `start` sees now < start.
+  if (static_cast<long long>(now - start) <= static_cast<long long>(w.budget_ns)) return false;
   atomicExch(w.tripped, 1);
   return true;
 }
