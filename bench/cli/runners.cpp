@@ -5,11 +5,15 @@ namespace kl::cli {
 
 int run_elementwise(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_dispatch(const VariantInfo&, const ParsedArgs&, std::ostream&);
+int run_matmul(const VariantInfo&, const ParsedArgs&, std::ostream&);
+int run_imatmul(const VariantInfo&, const ParsedArgs&, std::ostream&);
 
 const std::vector<FamilyRunner>& family_runners() {
   static const std::vector<FamilyRunner> all = {
       {"elementwise", {"n", "block", "seed", "reps"}, run_elementwise},
       {"dispatch", {"width", "height", "block", "reps"}, run_dispatch},
+      {"matmul", {"m", "n", "k", "bias", "seed", "reps"}, run_matmul},
+      {"imatmul", {"n", "seed", "reps"}, run_imatmul},
   };
   return all;
 }

@@ -1,6 +1,7 @@
 // The one place that lists the families; each family lists its own variants.
 #include "kl/dispatch.hpp"
 #include "kl/elementwise.hpp"
+#include "kl/matmul.hpp"
 #include "kl/registry.hpp"
 
 namespace kl {
@@ -34,6 +35,8 @@ std::vector<const VariantInfo*> catalogue() {
   std::vector<const VariantInfo*> all;
   append(all, elementwise::variants());
   append(all, dispatch::variants());
+  append(all, matmul::variants());
+  append(all, imatmul::variants());
   return all;
 }
 
