@@ -23,7 +23,6 @@ class CublasHandle {
     KL_CUBLAS_CHECK(cublasSetMathMode(
         handle_, static_cast<cublasMath_t>(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)));
   }
-  // At process exit the CUDA context may already be gone: the status is deliberately ignored.
   ~CublasHandle() { cublasDestroy(handle_); }
   CublasHandle(const CublasHandle&) = delete;
   CublasHandle& operator=(const CublasHandle&) = delete;
@@ -36,8 +35,10 @@ class CublasHandle {
 }  // namespace
 
 cublasHandle_t cublas_handle() {
-  static const CublasHandle handle;
-  return handle.get();
+  // Never destroyed: a static destructor would run cublasDestroy after the CUDA runtime has
+  // begun unloading at exit (a known source of crashes at shutdown); the OS reclaims it.
+  static const CublasHandle* const handle = new CublasHandle();
+  return handle->get();
 }
 
 }  // namespace kl::matmul

@@ -21,7 +21,9 @@ std::string any_shape_no_bias(const Shape& s) {
     return "m, n and k must be >= 1, got m=" + str(s.m) + " n=" + str(s.n) + " k=" + str(s.k);
   if (s.m * s.k > INT_MAX || s.k * s.n > INT_MAX || s.m * s.n > INT_MAX)
     return "m*k, k*n and m*n must fit in an int (the kernels index with int)";
-  if (s.m > std::int64_t{65535} * 16) return "m must be at most 65535*16 (grid y limit), got " + str(s.m);
+  // m is grid y of every 2-D launch, n that of 01's transpose of B.
+  if (s.m > std::int64_t{65535} * 16 || s.n > std::int64_t{65535} * 16)
+    return "m and n must be at most 65535*16 (grid y limit), got m=" + str(s.m) + " n=" + str(s.n);
   return "";
 }
 
@@ -61,7 +63,7 @@ const std::vector<Variant>& table() {
         no_bias, launch_cublas_sgemm}},
       {{{"matmul", "uncoalesced", seed000_003, "matmul_uncoalesced",
          "B read transposed: bt[col*K + i] strides by K across a warp, one memory transaction per "
-         "thread (seed: ~0.6 TFLOPS vs 2.7 coalesced).",
+         "thread (seed: ~0.6 TFLOPS vs 2.7 coalesced). Its time includes staging B transposed.",
          Role::teaching, {}},
         whole_blocks_16, launch_uncoalesced}},
       {{{"matmul", "naive", seed003, "matmul",
@@ -92,7 +94,7 @@ const std::vector<Variant>& table() {
         square_multiple_of<padded_tile>, launch_tiled_padded}},
       {{{"matmul", "cublas_gemmex_fp16", seed004, "cublasGemmEx",
          "Tensor cores: FP16 inputs, FP32 accumulate and output; accurate to the FP16-rounded "
-         "inputs, not to the FP32 ones.",
+         "inputs, not to the FP32 ones. Its time includes staging A and B as FP16.",
          Role::teaching, {}},
         no_bias, launch_cublas_gemmex_fp16},
        InputPrecision::fp16},
@@ -101,7 +103,7 @@ const std::vector<Variant>& table() {
          "warps still read: a race racecheck reports, silent corruption at best.",
          Role::planted,
          {{Checker::racecheck, R"(Race reported between)", "race-tiled-missing-sync",
-           {"--m", "64", "--n", "64", "--k", "64"}, "matmul.tiled_bounds"}}},
+           {"--m", "64", "--n", "64", "--k", "64", "--reps", "1"}, "matmul.tiled_bounds"}}},
         any_shape, launch_tiled_missing_second_sync}},
   };
   return variants;
