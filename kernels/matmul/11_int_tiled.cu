@@ -1,6 +1,5 @@
-// Teaches: 16x16 shared tiles on int with the seed's range checks on every load; fixes 10's
-// repeated global reads. The seed's fragments (loads, barrier, inner loop) assembled into one
-// kernel, with the second barrier seed 001 warns about.
+// Teaches: 16x16 shared tiles on int with range checks on every load; fixes 10's repeated global
+// reads. The seed gives fragments (loads, barrier, inner loop); assembled here as tiledMatMul.
 // Seed: 004_f92a7ab1d28b5b9a.txt section 10.2, the 16x16 tiled matmul (tileA, tileB).
 #include "launchers.hpp"
 

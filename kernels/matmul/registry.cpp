@@ -137,7 +137,7 @@ const std::vector<Variant>& table() {
          "One thread per element with `if (row < N && col < N)`: 16x16 blocks cover any n.",
          Role::teaching, {}},
         square, launch_naive}},
-      {{{"imatmul", "tiled_16", seed004, "tiled matmul (tileA, tileB)",
+      {{{"imatmul", "tiled_16", seed004, "tiledMatMul",
          "16x16 shared tiles with range checks on every load: any n, exact.", Role::teaching, {}},
         square, launch_tiled}},
   };
