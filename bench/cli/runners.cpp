@@ -7,6 +7,8 @@ int run_elementwise(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_dispatch(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_sync(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_reduction(const VariantInfo&, const ParsedArgs&, std::ostream&);
+int run_matmul(const VariantInfo&, const ParsedArgs&, std::ostream&);
+int run_imatmul(const VariantInfo&, const ParsedArgs&, std::ostream&);
 
 const std::vector<FamilyRunner>& family_runners() {
   static const std::vector<FamilyRunner> all = {
@@ -14,6 +16,8 @@ const std::vector<FamilyRunner>& family_runners() {
       {"dispatch", {"width", "height", "block", "reps"}, run_dispatch},
       {"sync", {"blocks", "block", "budget-ms"}, run_sync},
       {"reduction", {"n", "block", "dtype", "seed", "reps"}, run_reduction},
+      {"matmul", {"m", "n", "k", "bias", "seed", "reps"}, run_matmul},
+      {"imatmul", {"n", "seed", "reps"}, run_imatmul},
   };
   return all;
 }

@@ -2,6 +2,7 @@
 #include "kl/dispatch.hpp"
 #include "kl/elementwise.hpp"
 #include "kl/reduction.hpp"
+#include "kl/matmul.hpp"
 #include "kl/registry.hpp"
 #include "kl/sync.hpp"
 
@@ -38,6 +39,8 @@ std::vector<const VariantInfo*> catalogue() {
   append(all, dispatch::variants());
   append(all, sync::variants());
   append(all, reduction::variants());
+  append(all, matmul::variants());
+  append(all, imatmul::variants());
   return all;
 }
 

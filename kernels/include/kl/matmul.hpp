@@ -1,0 +1,102 @@
+// Matmul families: FP32 `matmul` (cuBLAS SGEMM first, then seeds 000-004's ladder) and int32
+// `imatmul` (seed 004 section 10.2). Row-major A (m x k), B (k x n), C (m x n).
+#pragma once
+
+#include "kl/case_result.hpp"
+#include "kl/registry.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace kl::matmul {
+
+struct Shape {
+  std::int64_t m = 0;
+  std::int64_t n = 0;
+  std::int64_t k = 0;
+  bool bias = false;  // C = bias[n] + A*B (seed 001); only tiled_bounds supports it
+};
+
+struct Args {
+  const float* a = nullptr;
+  const float* b = nullptr;
+  const float* bias = nullptr;  // n elements when shape.bias
+  float* c = nullptr;
+  Shape shape;
+};
+
+// What the variant multiplies: the FP32 inputs, or the inputs rounded to FP16 (GemmEx).
+enum class InputPrecision { fp32, fp16 };
+
+struct Variant : kl::Variant<Shape, Args> {
+  InputPrecision precision = InputPrecision::fp32;
+};
+
+std::span<const Variant> variants();
+inline const Variant& variant(std::string_view name) { return find_variant(variants(), name); }
+
+// random: uniform in [-1, 1]; small_integers: integers in [-8, 8], where every partial sum is
+// an integer below 2^24 for k <= 2^17, so every FP32 (and FP16-input) variant is bit-exact.
+enum class Data { random, small_integers };
+
+struct Inputs {
+  std::vector<float> a, b, bias;  // bias empty unless shape.bias
+};
+Inputs make_inputs(const Shape& shape, Data data, std::uint64_t seed);
+
+// Round-to-nearest-even to binary16 (subnormals included), as __float2half_rn does.
+float round_to_fp16(float x);
+
+// The double oracle of one element and its error bound:
+// |c - ref| <= gamma(k + bias) * (sum_k |a_ik||b_kj| + |bias_j|) for FP32 accumulation of the
+// inputs the variant multiplies (FP16-rounded for GemmEx; products of two FP16 are exact in
+// FP32). `slack` multiplies the bound (documented where used).
+struct Expected {
+  double value = 0;
+  double bound = 0;
+};
+Expected oracle_element(const Inputs& in, const Shape& shape, InputPrecision precision, std::int64_t i,
+                        std::int64_t j);
+// The whole product in double (seeds 000/003 triple loop, seed 001's bias accumulator).
+std::vector<double> oracle(const Inputs& in, const Shape& shape);
+
+// Outputs up to this many multiply-adds (m*n*k) are checked in full against the oracle; above
+// it a sample of whole rows and whole columns is (CaseResult::checked says how many).
+inline constexpr std::int64_t full_check_limit = std::int64_t{1} << 31;
+inline constexpr int sampled_lines = 16;
+
+// Uploads exact-size inputs, poisons a guarded output, launches, checks the guards and the
+// per-element bound. The output is copied to *out when out != nullptr.
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, std::vector<float>* out = nullptr);
+
+}  // namespace kl::matmul
+
+namespace kl::imatmul {
+
+struct Shape {
+  std::int64_t n = 0;  // square n x n, as seed 004 writes it
+};
+
+struct Args {
+  const std::int32_t* a = nullptr;
+  const std::int32_t* b = nullptr;
+  std::int32_t* c = nullptr;
+  Shape shape;
+};
+
+struct Variant : kl::Variant<Shape, Args> {};
+
+std::span<const Variant> variants();
+inline const Variant& variant(std::string_view name) { return find_variant(variants(), name); }
+
+struct Inputs {
+  std::vector<std::int32_t> a, b;
+};
+// Integers in [-100, 100] (never all zero): |c| <= 10^4 * n fits int32 for n <= 2^17.
+Inputs make_inputs(const Shape& shape, std::uint64_t seed);
+// Exact in int64.
+std::vector<std::int64_t> oracle(const Inputs& in, const Shape& shape);
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in);
+
+}  // namespace kl::imatmul

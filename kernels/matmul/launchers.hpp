@@ -1,0 +1,36 @@
+// Launchers of the matmul and imatmul kernels; the registries are their only callers.
+#pragma once
+
+#include "kl/matmul.hpp"
+
+#include <cstddef>
+
+namespace kl::matmul {
+
+inline constexpr int naive_block = 16;  // the seeds' 16x16 blocks
+
+void launch_cublas_sgemm(const Args& args, cudaStream_t stream);
+void launch_uncoalesced(const Args& args, cudaStream_t stream);
+void launch_naive(const Args& args, cudaStream_t stream);
+template <int TILE>
+void launch_tiled_shared(const Args& args, cudaStream_t stream);
+void launch_tiled_bounds(const Args& args, cudaStream_t stream);
+void launch_tiled_padded(const Args& args, cudaStream_t stream);
+void launch_cublas_gemmex_fp16(const Args& args, cudaStream_t stream);
+void launch_tiled_missing_second_sync(const Args& args, cudaStream_t stream);
+
+inline constexpr int bounds_tile = 16;  // seed 001's TILE_SIZE
+inline constexpr int padded_tile = 32;
+
+enum class ScratchSlot { transposed_b = 0, half_a = 1, half_b = 2 };
+// Device memory of exactly `bytes` for one staged input, reused across launches.
+void* scratch(ScratchSlot slot, std::size_t bytes);
+
+}  // namespace kl::matmul
+
+namespace kl::imatmul {
+inline constexpr int tile = 16;
+void launch_cpu_oracle(const Args& args, cudaStream_t stream);
+void launch_naive(const Args& args, cudaStream_t stream);
+void launch_tiled(const Args& args, cudaStream_t stream);
+}  // namespace kl::imatmul

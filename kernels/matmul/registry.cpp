@@ -1,0 +1,151 @@
+// The matmul family's table: cuBLAS SGEMM first, then the seeds' ladder, the tensor-core
+// GemmEx, and the planted missing barrier.
+#include "launchers.hpp"
+
+#include <climits>
+
+namespace kl::matmul {
+namespace {
+
+constexpr const char* seed000_003 = "003_2eb1131b3d611900.txt, 000_4eb26088713d3cd0.txt";
+constexpr const char* seed001 = "001_7584b942d36babe4.txt";
+constexpr const char* seed002 = "002_546f08ca611913b2.txt";
+constexpr const char* seed003 = "003_2eb1131b3d611900.txt";
+constexpr const char* seed004 = "004_f92a7ab1d28b5b9a.txt";
+
+std::string str(std::int64_t v) { return std::to_string(v); }
+
+// Every kernel indexes with 32-bit ints and puts m on grid y (at most 65535 blocks of 16).
+std::string any_shape_no_bias(const Shape& s) {
+  if (s.m < 1 || s.n < 1 || s.k < 1)
+    return "m, n and k must be >= 1, got m=" + str(s.m) + " n=" + str(s.n) + " k=" + str(s.k);
+  if (s.m * s.k > INT_MAX || s.k * s.n > INT_MAX || s.m * s.n > INT_MAX)
+    return "m*k, k*n and m*n must fit in an int (the kernels index with int)";
+  // m is grid y of every 2-D launch, n that of 01's transpose of B.
+  if (s.m > std::int64_t{65535} * 16 || s.n > std::int64_t{65535} * 16)
+    return "m and n must be at most 65535*16 (grid y limit), got m=" + str(s.m) + " n=" + str(s.n);
+  return "";
+}
+
+std::string no_bias(const Shape& s) {
+  if (std::string rule = any_shape_no_bias(s); !rule.empty()) return rule;
+  if (s.bias) return "bias is not supported (only tiled_bounds adds a bias)";
+  return "";
+}
+
+std::string any_shape(const Shape& s) {
+  return any_shape_no_bias(s);
+}
+
+// The seeds' unguarded 16x16 kernels: whole blocks only.
+std::string whole_blocks_16(const Shape& s) {
+  if (std::string rule = no_bias(s); !rule.empty()) return rule;
+  if (s.m % naive_block != 0 || s.n % naive_block != 0)
+    return "m and n must be multiples of 16 (no bounds guard), got m=" + str(s.m) + " n=" + str(s.n);
+  return "";
+}
+
+template <int TILE>
+std::string square_multiple_of(const Shape& s) {
+  if (std::string rule = no_bias(s); !rule.empty()) return rule;
+  if (s.m != s.n || s.n != s.k)
+    return "square only: m == n == k required, got m=" + str(s.m) + " n=" + str(s.n) + " k=" + str(s.k);
+  if (s.n % TILE != 0) return "n must be a multiple of TILE=" + str(TILE) + ", got " + str(s.n);
+  return "";
+}
+
+const std::vector<Variant>& table() {
+  static const std::vector<Variant> variants = {
+      {{{"matmul", "cublas_sgemm", "-", "cublasSgemm",
+         "Variant 0: cuBLAS SGEMM in pure FP32 (no TF32); row-major C = A B is column-major "
+         "C^T = B^T A^T. Every time is read as a share of it.",
+         Role::reference, {}},
+        no_bias, launch_cublas_sgemm}},
+      {{{"matmul", "uncoalesced", seed000_003, "matmul_uncoalesced",
+         "B read transposed: bt[col*K + i] strides by K across a warp, one memory transaction per "
+         "thread (seed: ~0.6 TFLOPS vs 2.7 coalesced). Its time includes staging B transposed.",
+         Role::teaching, {}},
+        whole_blocks_16, launch_uncoalesced}},
+      {{{"matmul", "naive", seed003, "matmul",
+         "One thread per C element; b[i*N + col] is coalesced across the warp.", Role::teaching, {}},
+        whole_blocks_16, launch_naive}},
+      {{{"matmul", "tiled_2", seed003, "tiled_matmul",
+         "The seed's 4x4 walk-through: 2x2 tiles, each block loads a tile of A and B, barrier, "
+         "accumulates, barrier.",
+         Role::teaching, {}},
+        square_multiple_of<2>, launch_tiled_shared<2>}},
+      {{{"matmul", "tiled_16", seed003, "tiled_matmul",
+         "Shared-memory tiles of 16x16: each global element is loaded once per block and reused "
+         "16 times (seed: 3.9 TFLOPS).",
+         Role::teaching, {}},
+        square_multiple_of<16>, launch_tiled_shared<16>}},
+      {{{"matmul", "tiled_32", seed003, "tiled_matmul",
+         "Tiles of 32x32: more reuse, but 1024-thread blocks lower occupancy (seed: 3.4 TFLOPS).",
+         Role::teaching, {}},
+        square_multiple_of<32>, launch_tiled_shared<32>}},
+      {{{"matmul", "tiled_bounds", seed001, "tiled_matmul",
+         "Bounds checks on every tile load (zero fill) and on the store: any m, k, n; optional "
+         "bias as in seed 001's accumulator.",
+         Role::teaching, {}},
+        any_shape, launch_tiled_bounds}},
+      {{{"matmul", "tiled_padded", seed002, "tiled_matmul",
+         "Shared tiles padded to [TILE][TILE+1] so rows start in different banks (TILE=32).",
+         Role::teaching, {}},
+        square_multiple_of<padded_tile>, launch_tiled_padded}},
+      {{{"matmul", "cublas_gemmex_fp16", seed004, "cublasGemmEx",
+         "Tensor cores: FP16 inputs, FP32 accumulate and output; accurate to the FP16-rounded "
+         "inputs, not to the FP32 ones. Its time includes staging A and B as FP16.",
+         Role::teaching, {}},
+        no_bias, launch_cublas_gemmex_fp16},
+       InputPrecision::fp16},
+      {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
+         "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
+         "warps still read: a race racecheck reports, silent corruption at best.",
+         Role::planted,
+         {{Checker::racecheck, R"(Race reported between)", "race-tiled-missing-sync",
+           {"--m", "64", "--n", "64", "--k", "64", "--reps", "1"}, "matmul.tiled_bounds"}}},
+        any_shape, launch_tiled_missing_second_sync}},
+  };
+  return variants;
+}
+
+}  // namespace
+
+std::span<const Variant> variants() { return table(); }
+
+}  // namespace kl::matmul
+
+namespace kl::imatmul {
+namespace {
+
+constexpr const char* seed004 = "004_f92a7ab1d28b5b9a.txt";
+
+std::string square(const Shape& s) {
+  if (s.n < 1) return "n must be >= 1, got " + std::to_string(s.n);
+  if (s.n * s.n > INT_MAX) return "n*n must fit in an int (the kernels index with int), got n=" + std::to_string(s.n);
+  if (s.n > (std::int64_t{1} << 17)) return "n must be at most 2^17 (sums of 100*100*n stay in int32)";
+  return "";
+}
+
+const std::vector<Variant>& table() {
+  static const std::vector<Variant> variants = {
+      {{{"imatmul", "cpu_oracle", "-", "CPU reference",
+         "Variant 0: the triple loop in int64 on the host; every int kernel must match exactly.",
+         Role::reference, {}},
+        square, launch_cpu_oracle}},
+      {{{"imatmul", "naive", seed004, "naiveMatMul",
+         "One thread per element with `if (row < N && col < N)`: 16x16 blocks cover any n.",
+         Role::teaching, {}},
+        square, launch_naive}},
+      {{{"imatmul", "tiled_16", seed004, "tiledMatMul",
+         "16x16 shared tiles with range checks on every load: any n, exact.", Role::teaching, {}},
+        square, launch_tiled}},
+  };
+  return variants;
+}
+
+}  // namespace
+
+std::span<const Variant> variants() { return table(); }
+
+}  // namespace kl::imatmul

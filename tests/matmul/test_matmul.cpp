@@ -1,0 +1,165 @@
+// Matmul family on the GPU: hand-checkable products, seed 003's 4x4 walk-through with 2x2
+// tiles, cuBLAS's row-major mapping on non-square shapes, bias, shape rules, and the planted
+// missing barrier.
+#include "kl/matmul.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <iostream>
+
+using namespace kl::matmul;
+using kl::CaseResult;
+
+namespace {
+
+// Runs `name` on the given inputs and returns C; the bound check and guards must pass.
+std::vector<float> product(const std::string& name, const Shape& shape, const Inputs& in) {
+  std::vector<float> c;
+  const CaseResult r = run_case(variant(name), shape, in, &c);
+  EXPECT_TRUE(r.ok()) << name << ": " << r.describe();
+  return c;
+}
+
+// C must equal the double oracle exactly (inputs whose products and sums are exact in FP32).
+void expect_bit_exact(const std::string& name, const Shape& shape, const Inputs& in) {
+  const std::vector<float> c = product(name, shape, in);
+  const std::vector<double> want = oracle(in, shape);
+  ASSERT_EQ(c.size(), want.size());
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < c.size(); ++i)
+    if (static_cast<double>(c[i]) != want[i] && wrong++ < 4)
+      ADD_FAILURE() << name << " C[" << i << "] = " << c[i] << ", want " << want[i];
+  EXPECT_EQ(wrong, 0u) << name << " m=" << shape.m << " n=" << shape.n << " k=" << shape.k;
+}
+
+}  // namespace
+
+// [[1 2 3] [4 5 6]] x [[7 8] [9 10] [11 12]] = [[58 64] [139 154]]: every variant that takes
+// a 2x3 by 3x2 product.
+TEST(MatmulSeed, TwoByThreeTimesThreeByTwo) {
+  const Shape shape{2, 2, 3};
+  const Inputs in{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {}};
+  int ran = 0;
+  for (const Variant& v : variants()) {
+    if (v.info.role == kl::Role::planted || !v.supports(shape)) continue;
+    ++ran;
+    EXPECT_EQ(product(v.info.name, shape, in), (std::vector<float>{58, 64, 139, 154})) << v.info.id();
+  }
+  EXPECT_GE(ran, 3) << "cublas_sgemm, tiled_bounds and cublas_gemmex_fp16 take any shape";
+}
+
+// Seed 003 walks through the block with blockIdx = (0,1) of a 4x4 product with 2x2 tiles: it
+// computes C20, C21, C30, C31 from rows 2,3 of A and columns 0,1 of B, first the tile
+// tile_idx = 0 (A's columns 0,1 with B's rows 0,1), then tile_idx = 2.
+TEST(MatmulSeed, WalkThrough4x4With2x2Tiles) {
+  const Shape shape{4, 4, 4};
+  // a_ij = 10*i + j + 1 and b_ij = i - j, small integers so every sum is exact.
+  Inputs in{std::vector<float>(16), std::vector<float>(16), {}};
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      in.a[i * 4 + j] = static_cast<float>(10 * i + j + 1);
+      in.b[i * 4 + j] = static_cast<float>(i - j);
+    }
+  // C20 = 21*0 + 22*1 + 23*2 + 24*3 = 140, C21 = 21*-1 + 22*0 + 23*1 + 24*2 = 50,
+  // C30 = 31*0 + 32*1 + 33*2 + 34*3 = 200, C31 = 31*-1 + 32*0 + 33*1 + 34*2 = 70.
+  const std::vector<float> c = product("tiled_2", shape, in);
+  EXPECT_EQ(c[2 * 4 + 0], 140.0f);
+  EXPECT_EQ(c[2 * 4 + 1], 50.0f);
+  EXPECT_EQ(c[3 * 4 + 0], 200.0f);
+  EXPECT_EQ(c[3 * 4 + 1], 70.0f);
+  expect_bit_exact("tiled_2", shape, in);
+
+  // The first tile alone (tile_idx = 0): zero A's columns 2,3 and the result is the partial
+  // sum after the first barrier pair: C20 = 21*0 + 22*1 = 22, C21 = -21, C30 = 32, C31 = -31.
+  Inputs first = in;
+  for (int i = 0; i < 4; ++i) first.a[i * 4 + 2] = first.a[i * 4 + 3] = 0.0f;
+  const std::vector<float> partial = product("tiled_2", shape, first);
+  EXPECT_EQ(partial[2 * 4 + 0], 22.0f);
+  EXPECT_EQ(partial[2 * 4 + 1], -21.0f);
+  EXPECT_EQ(partial[3 * 4 + 0], 32.0f);
+  EXPECT_EQ(partial[3 * 4 + 1], -31.0f);
+}
+
+// cuBLAS is column-major; a swapped m/n or a wrong leading dimension only shows on shapes
+// where m, n and k all differ.
+TEST(Matmul, CublasMapsRowMajorOnNonSquareShapes) {
+  for (const Shape& shape : {Shape{1, 7, 3}, Shape{5, 2, 9}, Shape{33, 17, 65}, Shape{130, 3, 1}, Shape{2, 129, 31}})
+    for (const char* name : {"cublas_sgemm", "cublas_gemmex_fp16", "tiled_bounds"})
+      expect_bit_exact(name, shape, make_inputs(shape, Data::small_integers, 5));
+}
+
+TEST(Matmul, EveryCleanVariantIsBitExactOnSmallIntegers) {
+  for (const Shape& shape : {Shape{32, 32, 32}, Shape{64, 64, 64}, Shape{96, 96, 96}, Shape{48, 16, 7}})
+    for (const Variant& v : variants())
+      if (v.info.role != kl::Role::planted && v.supports(shape))
+        expect_bit_exact(v.info.name, shape, make_inputs(shape, Data::small_integers, 9));
+}
+
+TEST(Matmul, EveryCleanVariantMeetsTheBoundOnRandomData) {
+  for (const Shape& shape : {Shape{64, 64, 64}, Shape{128, 128, 128}, Shape{17, 33, 65}})
+    for (const Variant& v : variants()) {
+      if (v.info.role == kl::Role::planted || !v.supports(shape)) continue;
+      const CaseResult r = run_case(v, shape, make_inputs(shape, Data::random, 3));
+      EXPECT_TRUE(r.ok()) << v.info.id() << ": " << r.describe();
+      EXPECT_EQ(r.checked, static_cast<std::size_t>(shape.m * shape.n));
+    }
+}
+
+// Seed 001's accumulator: C[m][n] = bias[n] + sum_k A[m][k] B[k][n].
+TEST(Matmul, TiledBoundsAddsTheBiasPerColumn) {
+  const Shape shape{2, 3, 2, true};
+  const Inputs in{{1, 2, 3, 4}, {1, 0, 2, 0, 1, 3}, {100, 200, 300}};
+  // A B = [[1 2 8] [3 4 18]].
+  EXPECT_EQ(product("tiled_bounds", shape, in), (std::vector<float>{101, 202, 308, 103, 204, 318}));
+  expect_bit_exact("tiled_bounds", {37, 19, 23, true}, make_inputs({37, 19, 23, true}, Data::small_integers, 4));
+}
+
+TEST(Matmul, UnsupportedShapesAreRejectedNamingVariantAndRule) {
+  const struct {
+    const char* name;
+    Shape shape;
+    const char* rule;
+  } cases[] = {
+      {"tiled_16", {17, 17, 17}, "matmul.tiled_16: n must be a multiple of TILE=16"},
+      {"tiled_32", {32, 64, 32}, "matmul.tiled_32: square only"},
+      {"naive", {15, 16, 16}, "matmul.naive: m and n must be multiples of 16"},
+      {"cublas_sgemm", {4, 4, 4, true}, "matmul.cublas_sgemm: bias is not supported"},
+      {"tiled_bounds", {0, 4, 4}, "matmul.tiled_bounds: m, n and k must be >= 1"},
+  };
+  kl::DeviceBuffer<float> buf(16);
+  for (const auto& c : cases) {
+    try {
+      variant(c.name).launch({buf.data(), buf.data(), buf.data(), buf.data(), c.shape});
+      ADD_FAILURE() << c.name << " accepted an unsupported shape";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(c.rule, 0), 0u) << e.what();
+    }
+  }
+}
+
+TEST(Matmul, Fp16RoundingMatchesBinary16) {
+  EXPECT_EQ(round_to_fp16(1.0f), 1.0f);
+  EXPECT_EQ(round_to_fp16(1.0f + 0x1p-11f), 1.0f);                 // tie: to even
+  EXPECT_EQ(round_to_fp16(1.0f + 3 * 0x1p-11f), 1.0f + 0x1p-9f);  // tie: to even (up)
+  EXPECT_EQ(round_to_fp16(0x1p-25f), 0.0f);                        // half the smallest subnormal: to even
+  EXPECT_EQ(round_to_fp16(0x1.8p-24f), 0x1p-23f);
+  EXPECT_EQ(round_to_fp16(65504.0f), 65504.0f);
+  EXPECT_TRUE(std::isinf(round_to_fp16(65520.0f)));
+}
+
+// The planted race: every output element is still written (the guards pass), and whether the
+// values are wrong depends on warp timing. The test records the mismatch count for the report
+// (gtest XML property "mismatches") rather than asserting either outcome.
+TEST(PlantedMatmulMissingSync, WritesEveryElementAndRecordsWhetherTheRaceCorrupts) {
+  const Shape shape{256, 256, 256};
+  std::size_t total = 0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const CaseResult r = run_case(variant("tiled_missing_second_sync"), shape, make_inputs(shape, Data::random, seed));
+    EXPECT_TRUE(r.guards.ok()) << r.guards.describe();
+    EXPECT_EQ(r.checked, static_cast<std::size_t>(shape.m * shape.n));
+    total += r.mismatch_count;
+  }
+  RecordProperty("mismatches", static_cast<int>(total));
+  std::cout << "tiled_missing_second_sync 256^3 x 5 seeds: " << total << " elements outside the bound\n";
+}
