@@ -1,4 +1,5 @@
 // The one place that lists the families; each family lists its own variants.
+#include "kl/basics.hpp"
 #include "kl/dispatch.hpp"
 #include "kl/elementwise.hpp"
 #include "kl/registry.hpp"
@@ -34,6 +35,7 @@ std::vector<const VariantInfo*> catalogue() {
   std::vector<const VariantInfo*> all;
   append(all, elementwise::variants());
   append(all, dispatch::variants());
+  append(all, basics::variants());
   return all;
 }
 
