@@ -6,12 +6,14 @@ namespace kl::cli {
 int run_elementwise(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_dispatch(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_basics(const VariantInfo&, const ParsedArgs&, std::ostream&);
+int run_quicksort(const VariantInfo&, const ParsedArgs&, std::ostream&);
 
 const std::vector<FamilyRunner>& family_runners() {
   static const std::vector<FamilyRunner> all = {
       {"elementwise", {"n", "block", "seed", "reps"}, run_elementwise},
       {"dispatch", {"width", "height", "block", "reps"}, run_dispatch},
       {"basics", {"rows", "cols", "n", "block", "blocks", "threads", "seed", "reps"}, run_basics},
+      {"quicksort", {"n", "seed", "reps"}, run_quicksort},
   };
   return all;
 }

@@ -2,6 +2,7 @@
 #include "kl/basics.hpp"
 #include "kl/dispatch.hpp"
 #include "kl/elementwise.hpp"
+#include "kl/quicksort.hpp"
 #include "kl/registry.hpp"
 
 namespace kl {
@@ -36,6 +37,7 @@ std::vector<const VariantInfo*> catalogue() {
   append(all, elementwise::variants());
   append(all, dispatch::variants());
   append(all, basics::variants());
+  append(all, quicksort::variants());
   return all;
 }
 
