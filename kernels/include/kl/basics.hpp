@@ -60,7 +60,8 @@ std::size_t output_size(Kernel kernel, const Shape& shape);
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
 
 // dot3's derived bound: a 3-term dot product in binary32 (with or without FMA contraction)
-// differs from the exact value by at most gamma(3) * sum |a_i b_i| (Higham 3.1).
+// differs from the exact value by at most gamma(3) * sum |a_i b_i| (Higham 3.1); plus 2^-52 of
+// the same sum for the rounding of the double reference.
 double dot3_bound(const float* a, const float* b);
 
 }  // namespace kl::basics
