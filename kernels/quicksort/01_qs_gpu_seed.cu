@@ -38,7 +38,7 @@ __global__ void qs_gpu(int* x, int l, int r) {
 
 void launch_qs_gpu_seed(const Args& args, cudaStream_t stream) {
   if (args.shape.n == 0) return;
-  KL_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 2 * static_cast<std::size_t>(seed_max_n) + 2));
+  reserve_pending_launches(2 * static_cast<std::size_t>(seed_max_n) + 2);
   qs_gpu<<<1, 1, 0, stream>>>(args.data, 0, static_cast<int>(args.shape.n));
 }
 

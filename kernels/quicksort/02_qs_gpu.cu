@@ -66,7 +66,7 @@ __global__ void qs_gpu(int* x, int l, int r, int depth) {
 
 void launch_qs_gpu(const Args& args, cudaStream_t stream) {
   if (args.shape.n == 0) return;
-  KL_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, static_cast<std::size_t>(pending_launch_limit)));
+  reserve_pending_launches(static_cast<std::size_t>(pending_launch_limit));
   qs_gpu<<<1, 1, 0, stream>>>(args.data, 0, static_cast<int>(args.shape.n), 0);
 }
 

@@ -16,6 +16,12 @@ std::vector<int> make_input(std::int64_t n, std::uint64_t seed) {
   return x;
 }
 
+void reserve_pending_launches(std::size_t count) {
+  std::size_t current = 0;
+  KL_CUDA_CHECK(cudaDeviceGetLimit(&current, cudaLimitDevRuntimePendingLaunchCount));
+  if (current < count) KL_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, count));
+}
+
 CaseResult run_case(const Variant& v, std::span<const int> input) {
   const Shape shape{static_cast<std::int64_t>(input.size())};
   if (const std::string rule = v.unsupported(shape); !rule.empty())

@@ -32,8 +32,11 @@ inline constexpr int max_launch_depth = 16;
 // most 2^(max_launch_depth+1) - 1 grids exist: the pending-launch limit the launcher sets.
 inline constexpr std::int64_t pending_launch_limit = std::int64_t{1} << (max_launch_depth + 1);
 // Largest n the fixed kernel accepts: bounds the one-thread heapsort of a range left at
-// max_launch_depth on adversarial (already sorted) input.
-inline constexpr std::int64_t max_n = std::int64_t{1} << 18;
+// max_launch_depth on adversarial (already sorted) input to about 2^16 log2(2^16) swaps.
+inline constexpr std::int64_t max_n = std::int64_t{1} << 16;
+
+// Raises cudaLimitDevRuntimePendingLaunchCount to at least `count` (never lowers it).
+void reserve_pending_launches(std::size_t count);
 // The seed kernel recurses without limit: beyond nesting depth 24 its launches fail silently.
 // Sizes that random data sorts well within that depth.
 inline constexpr std::int64_t seed_max_n = 1024;
