@@ -49,6 +49,13 @@ function(kl_add_gpu_test)
   endforeach()
   cmake_parse_arguments(ARG "NO_SANITIZERS" "NAME;TARGET;TIMEOUT;FILTER;SKIP_REASON"
                         "LABELS;ARGS;${skip_keywords}" ${ARGN})
+#                 [ONLY_SANITIZERS tool... WHY "reason"])
+# A GPU test binary, plus one run under each compute-sanitizer tool (n.memcheck, ...)
+# in small-case mode, with tests of planted variants filtered out. ONLY_SANITIZERS registers
+# just the tools named (for code a tool cannot check, e.g. dynamic parallelism): the others are
+# not registered at all, never run-and-passed, and WHY is printed at configure time.
+function(kl_add_gpu_test)
+  cmake_parse_arguments(ARG "NO_SANITIZERS" "NAME;TARGET;TIMEOUT;WHY" "LABELS;ARGS;ONLY_SANITIZERS" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
@@ -72,6 +79,18 @@ function(kl_add_gpu_test)
       string(APPEND exclude ":${skipped}")
       message(STATUS "kernel-lab: ${ARG_NAME}.${tool} leaves out ${skipped}: ${ARG_SKIP_REASON}")
     endif()
+  set(tools ${KL_SANITIZER_TOOLS})
+  if(ARG_ONLY_SANITIZERS)
+    set(tools ${ARG_ONLY_SANITIZERS})
+    set(left_out ${KL_SANITIZER_TOOLS})
+    list(REMOVE_ITEM left_out ${tools})
+    if(NOT ARG_WHY)
+      message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): ONLY_SANITIZERS needs WHY")
+    endif()
+    string(REPLACE ";" ", " left_out_text "${left_out}")
+    message(STATUS "${ARG_NAME}: no ${left_out_text} run registered: ${ARG_WHY}")
+  endif()
+  foreach(tool IN LISTS tools)
     set(test_name ${ARG_NAME}.${tool})
     add_test(NAME ${test_name}
       COMMAND $<TARGET_FILE:kernel-lab> sanitize --tool ${tool} --

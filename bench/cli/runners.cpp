@@ -9,6 +9,8 @@ int run_sync(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_reduction(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_matmul(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_imatmul(const VariantInfo&, const ParsedArgs&, std::ostream&);
+int run_basics(const VariantInfo&, const ParsedArgs&, std::ostream&);
+int run_quicksort(const VariantInfo&, const ParsedArgs&, std::ostream&);
 
 const std::vector<FamilyRunner>& family_runners() {
   static const std::vector<FamilyRunner> all = {
@@ -18,6 +20,8 @@ const std::vector<FamilyRunner>& family_runners() {
       {"reduction", {"n", "block", "dtype", "seed", "reps"}, run_reduction},
       {"matmul", {"m", "n", "k", "bias", "seed", "reps"}, run_matmul},
       {"imatmul", {"n", "seed", "reps"}, run_imatmul},
+      {"basics", {"rows", "cols", "n", "block", "blocks", "threads", "seed", "reps"}, run_basics},
+      {"quicksort", {"n", "seed", "reps"}, run_quicksort},
   };
   return all;
 }

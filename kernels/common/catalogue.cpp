@@ -1,8 +1,10 @@
 // The one place that lists the families; each family lists its own variants.
+#include "kl/basics.hpp"
 #include "kl/dispatch.hpp"
 #include "kl/elementwise.hpp"
 #include "kl/reduction.hpp"
 #include "kl/matmul.hpp"
+#include "kl/quicksort.hpp"
 #include "kl/registry.hpp"
 #include "kl/sync.hpp"
 
@@ -41,6 +43,8 @@ std::vector<const VariantInfo*> catalogue() {
   append(all, reduction::variants());
   append(all, matmul::variants());
   append(all, imatmul::variants());
+  append(all, basics::variants());
+  append(all, quicksort::variants());
   return all;
 }
 

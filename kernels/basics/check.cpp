@@ -1,0 +1,143 @@
+// Inputs, oracle and checked runs for the basics family.
+#include "kl/basics.hpp"
+
+#include "kl/error_bounds.hpp"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+namespace kl::basics {
+
+std::size_t output_size(Kernel kernel, const Shape& s) {
+  if (kernel == Kernel::hello) return 0;
+  return static_cast<std::size_t>(std::max<std::int64_t>(s.elements(), 0));
+}
+
+Inputs make_inputs(Kernel kernel, const Shape& shape, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::size_t n = output_size(kernel, shape);
+  Inputs in;
+  if (kernel == Kernel::sum_matr || kernel == Kernel::sh_mem_ex) {
+    std::uniform_int_distribution<int> dist(-100000, 100000);
+    in.x.resize(n);
+    for (int& v : in.x) v = dist(rng);
+    if (kernel == Kernel::sum_matr) {
+      // Y is never 0: an element of X left unwritten then differs from X + Y.
+      std::uniform_int_distribution<int> nonzero(1, 100000);
+      in.y.resize(n);
+      for (int& v : in.y) v = nonzero(rng) * (rng() % 2 ? 1 : -1);
+    }
+    if (n != 0 && in.x[0] == 0) in.x[0] = 1;
+  } else if (kernel == Kernel::dot3) {
+    std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
+    in.a3.resize(3 * n);
+    in.b3.resize(3 * n);
+    for (float& v : in.a3) v = dist(rng);
+    for (float& v : in.b3) v = dist(rng);
+    if (n != 0 && in.a3[0] == 0.0f) in.a3[0] = 1.0f;
+  }
+  return in;
+}
+
+double dot3_bound(const float* a, const float* b) {
+  double sum_abs = 0;
+  for (int k = 0; k < 3; ++k) sum_abs += std::abs(static_cast<double>(a[k]) * b[k]);
+  // + 2^-52: the double reference's own two roundings, so an error at the bound still passes.
+  return (bounds::gamma(3) + 0x1p-52) * sum_abs;
+}
+
+std::vector<double> oracle(Kernel kernel, const Shape& s, const Inputs& in) {
+  const std::size_t n = output_size(kernel, s);
+  const double untouched = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> want(n, untouched);
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (kernel) {
+      case Kernel::hello: break;
+      case Kernel::fill_arr: want[i] = 2.0 * static_cast<double>(i); break;
+      case Kernel::matr: want[i] = static_cast<double>(i); break;
+      case Kernel::sum_matr: want[i] = static_cast<double>(in.x[i]) + in.y[i]; break;
+      case Kernel::sh_mem_ex: want[i] = 2.0 * in.x[i]; break;
+      // Both seed writers compute idx * 2.0f in float: idx rounds to float first (exact below 2^24).
+      case Kernel::coalesced:
+        if (static_cast<std::int64_t>(i) < s.threads) want[i] = 2.0 * static_cast<float>(i);
+        break;
+      case Kernel::non_coalesced:
+        if (i % 2 == 0 && static_cast<std::int64_t>(i / 2) < s.threads)
+          want[i] = static_cast<double>(static_cast<int>(static_cast<float>(i / 2) * 2.0f));
+        break;
+      case Kernel::dot3: {
+        double dot = 0;  // exact: float products are exact in double, three terms round once each at 2^-53
+        for (int k = 0; k < 3; ++k) dot += static_cast<double>(in.a3[3 * i + k]) * in.b3[3 * i + k];
+        want[i] = dot;
+        break;
+      }
+    }
+  }
+  return want;
+}
+
+namespace {
+
+// Compares a downloaded output with the oracle: NaN entries must still hold the poison; the
+// guard report's `unwritten` then counts only elements the kernel had to write.
+template <class T>
+void compare(const std::vector<T>& got, const std::vector<double>& want, const Inputs& in, Kernel kernel,
+             CaseResult& r) {
+  r.guards.unwritten = 0;
+  r.guards.first_unwritten = GuardReport::none;
+  r.checked = got.size();
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const bool poison = GuardedBuffer<T>::is_poison(got[i]);
+    if (std::isnan(want[i])) {
+      if (!poison) r.add_mismatch({i, static_cast<double>(got[i]), want[i], 0});
+      continue;
+    }
+    if (poison) {
+      if (r.guards.unwritten++ == 0) r.guards.first_unwritten = i;
+      continue;
+    }
+    const double allowed = kernel == Kernel::dot3 ? dot3_bound(&in.a3[3 * i], &in.b3[3 * i]) : 0.0;
+    if (!(std::abs(static_cast<double>(got[i]) - want[i]) <= allowed))
+      r.add_mismatch({i, static_cast<double>(got[i]), want[i], allowed});
+  }
+}
+
+}  // namespace
+
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in) {
+  if (const std::string rule = v.unsupported(shape); !rule.empty())
+    throw std::invalid_argument(v.info.id() + ": " + rule);
+  CaseResult r;
+  const std::size_t n = output_size(v.kernel, shape);
+  const std::vector<double> want = oracle(v.kernel, shape, in);
+  if (v.kernel == Kernel::hello) {
+    v.launch({nullptr, nullptr, nullptr, shape});
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
+    return r;  // its output is stdout: checked in a child process (tests/basics)
+  }
+  if (v.kernel == Kernel::coalesced || v.kernel == Kernel::dot3) {
+    DeviceBuffer<float> a{std::span<const float>(in.a3)}, b{std::span<const float>(in.b3)};
+    GuardedBuffer<float> out(n);
+    out.poison();
+    v.launch({a.data(), b.data(), out.data(), shape});
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
+    r.guards = out.inspect();
+    compare(out.download(), want, in, v.kernel, r);
+    return r;
+  }
+  // Inputs get exact-size allocations so memcheck sees any read past their end.
+  DeviceBuffer<int> y{std::span<const int>(v.kernel == Kernel::sum_matr ? in.y : in.x)};
+  GuardedBuffer<int> out(n);
+  out.poison();
+  // sum_matr updates X in place: X goes into the guarded buffer (its canaries stay armed).
+  if (v.kernel == Kernel::sum_matr && n != 0)
+    KL_CUDA_CHECK(cudaMemcpy(out.data(), in.x.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  v.launch({y.data(), nullptr, out.data(), shape});
+  KL_CUDA_CHECK(cudaDeviceSynchronize());
+  r.guards = out.inspect();
+  compare(out.download(), want, in, v.kernel, r);
+  return r;
+}
+
+}  // namespace kl::basics

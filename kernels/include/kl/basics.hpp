@@ -1,0 +1,67 @@
+// Basics family: the first kernels of seed 004 (hello, fill_arr, matr, sum_matr, the coalesced
+// and strided writers, shMemEx, vectorDotProduct), each checked against a host oracle.
+#pragma once
+
+#include "kl/case_result.hpp"
+#include "kl/geometry.hpp"
+#include "kl/registry.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kl::basics {
+
+enum class Kernel { hello, fill_arr, matr, sum_matr, sh_mem_ex, coalesced, non_coalesced, dot3 };
+
+// One shape for the whole family. 1-D kernels use rows = 1 and cols = n; the 2-D ones
+// (matr, sum_matr) a rows x cols matrix; hello launches cols blocks of block.x threads.
+// The two access kernels write an output of cols elements with `threads` threads in all.
+struct Shape {
+  int rows = 1;
+  int cols = 0;
+  Dim2 block{256, 1};
+  std::int64_t threads = 0;  // coalesced / non_coalesced only
+  std::int64_t elements() const { return static_cast<std::int64_t>(rows) * cols; }
+};
+
+struct Args {
+  const void* a = nullptr;  // sum_matr: Y; sh_mem_ex: in; dot3: float3 a
+  const void* b = nullptr;  // dot3: float3 b
+  void* out = nullptr;      // int* or float* (float for coalesced and dot3); sum_matr: X (in/out)
+  Shape shape;
+};
+
+struct Variant : kl::Variant<Shape, Args> {
+  Kernel kernel;
+};
+
+std::span<const Variant> variants();
+inline const Variant& variant(std::string_view name) { return find_variant(variants(), name); }
+
+// Inputs: sum_matr X and Y (ints, Y never 0 so an unwritten X element shows), sh_mem_ex `in`
+// (ints), dot3 a and b (3 floats per element in [-100, 100]). Never all zero.
+struct Inputs {
+  std::vector<int> x, y;
+  std::vector<float> a3, b3;  // 3 * n floats each
+};
+Inputs make_inputs(Kernel kernel, const Shape& shape, std::uint64_t seed);
+
+// The expected output, element by element; NaN marks an element the kernel must NOT write
+// (the gaps of the stride-2 writer, the tail past its threads).
+std::vector<double> oracle(Kernel kernel, const Shape& shape, const Inputs& inputs);
+// Elements of the output buffer (cols for the access kernels, rows*cols otherwise).
+std::size_t output_size(Kernel kernel, const Shape& shape);
+
+// Uploads exact-size inputs, poisons a guarded output (sum_matr: X uploaded into it), launches,
+// checks guards and compares: ints exactly; dot3 within gamma(3) * sum |a_i b_i| of a double
+// reference. Elements the oracle marks NaN must still hold the poison.
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
+
+// dot3's derived bound: a 3-term dot product in binary32 (with or without FMA contraction)
+// differs from the exact value by at most gamma(3) * sum |a_i b_i| (Higham 3.1); plus 2^-52 of
+// the same sum for the rounding of the double reference.
+double dot3_bound(const float* a, const float* b);
+
+}  // namespace kl::basics

@@ -1,0 +1,79 @@
+// Properties of the basics family over random shapes, blocks and data.
+#include "generators.hpp"
+#include "property.hpp"
+
+#include "kl/basics.hpp"
+
+using namespace kl::basics;
+using kl::CaseResult;
+
+namespace {
+
+// The clean kernels whose output the oracle checks (hello's output is stdout: tests/basics).
+std::vector<std::string> checked_kernels() {
+  std::vector<std::string> out;
+  for (const Variant& v : variants())
+    if (v.info.role == kl::Role::teaching && v.kernel != Kernel::hello) out.push_back(v.info.name);
+  return out;
+}
+
+// A shape drawn for the variant's kind: a matrix for matr/sum_matr, else 1-D; the access
+// kernels get a thread count that may or may not fit their buffer.
+Shape shape_for(Kernel k) {
+  if (k == Kernel::matr || k == Kernel::sum_matr)
+    return {*kl::gen::side().as("rows"), *kl::gen::side().as("cols"), *kl::gen::block_2d().as("block"), 0};
+  const auto n = static_cast<int>(*kl::gen::count(0).as("n"));
+  const int block = *kl::gen::any_block().as("block");
+  std::int64_t threads = 0;
+  if (k == Kernel::coalesced || k == Kernel::non_coalesced)
+    threads = block * *rc::gen::inRange<std::int64_t>(0, n / block + 2).as("threads / block");
+  return {1, n, {block, 1}, threads};
+}
+
+}  // namespace
+
+// Every clean kernel matches its oracle on every shape it supports (ints exactly, dot products
+// within gamma(3) sum|a_i b_i|), writes every element it must, nothing it must not, and no
+// canary; every shape it does not support is refused before launch.
+KL_PROPERTY(BasicsProperty, EveryCleanKernelMatchesItsOracle, ()) {
+  const Variant& v = variant(*rc::gen::elementOf(checked_kernels()).as("variant"));
+  const Shape shape = shape_for(v.kernel);
+  const auto seed = *rc::gen::arbitrary<std::uint64_t>().as("data seed");
+  const Inputs in = make_inputs(v.kernel, shape, seed);
+  if (!v.supports(shape)) {
+    RC_ASSERT_THROWS_AS(run_case(v, shape, in), std::invalid_argument);
+    RC_SUCCEED("refused: " + v.unsupported(shape));
+  }
+  const CaseResult r = run_case(v, shape, in);
+  if (!r.ok()) RC_FAIL(v.info.id() + ": " + r.describe());
+}
+
+// The access kernels' preconditions are exactly "no write past the buffer".
+KL_PROPERTY(BasicsProperty, AccessKernelsSupportExactlyTheThreadCountsTheirBufferHolds, ()) {
+  const auto n = *rc::gen::inRange(0, 5000).as("n");
+  const int block = *kl::gen::warp_multiple_block().as("block");
+  const std::int64_t threads = block * *rc::gen::inRange<std::int64_t>(0, 200).as("threads / block");
+  const Shape s{1, n, {block, 1}, threads};
+  RC_ASSERT(variant("coalesced").supports(s) == (threads <= n));
+  RC_ASSERT(variant("non_coalesced").supports(s) == (threads == 0 || 2 * threads - 1 <= n));
+}
+
+// shMemEx holds one block in subArray[256]: blocks above 256 are refused.
+KL_PROPERTY(BasicsProperty, SharedStagingRefusesBlocksOver256, ()) {
+  const int block = *kl::gen::any_block().as("block");
+  RC_ASSERT(variant("sh_mem_ex").supports({1, 1000, {block, 1}, 0}) == (block <= 256));
+}
+
+// The planted launch arithmetic: (n + 1023) / 1025 blocks of 1024 threads. The poisoned output
+// shows exactly the elements it misses, the canaries exactly those it writes past the end; it
+// is right only when the grid happens to hold n threads.
+KL_PROPERTY(PlantedBasicsProperty, SeedLaunchArithmeticIsCaughtByThePoisonedOutput, ()) {
+  const Shape shape{*kl::gen::side().as("rows"), *kl::gen::side().as("cols"), {16, 16}, 0};
+  const std::int64_t n = shape.elements();
+  const std::int64_t launched = (n + 1023) / 1025 * 1024;
+  const Variant& v = variant("matr_seed_launch");
+  const CaseResult r = run_case(v, shape, make_inputs(Kernel::matr, shape, 1));
+  RC_ASSERT(r.guards.unwritten == static_cast<std::size_t>(std::max<std::int64_t>(n - launched, 0)));
+  RC_ASSERT(r.guards.damaged_after == static_cast<std::size_t>(std::max<std::int64_t>(launched - n, 0)));
+  RC_ASSERT(r.ok() == (launched == n));
+}
