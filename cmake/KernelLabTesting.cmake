@@ -33,29 +33,25 @@ function(kl_add_host_test)
 endfunction()
 
 # kl_add_gpu_test(NAME n TARGET t [LABELS ...] [TIMEOUT s] [ARGS ...] [NO_SANITIZERS]
-#                 [FILTER gtest-pattern] [SKIP_UNDER_<TOOL> pattern... SKIP_REASON text])
+#                 [FILTER gtest-pattern] [SKIP_UNDER_<TOOL> pattern... SKIP_REASON text]
+#                 [ONLY_SANITIZERS tool... WHY "reason"])
 # A GPU test binary, plus one run under each compute-sanitizer tool (n.memcheck, ...)
-# in small-case mode, with tests of planted variants filtered out.
+# in small-case mode, with tests of planted and flawed variants filtered out.
 # FILTER runs only the matching gtests (one case per ctest entry, own process); the sanitizer
 # runs keep it and subtract the planted/flawed suites from it.
 # SKIP_UNDER_<TOOL> (MEMCHECK, RACECHECK, SYNCCHECK, INITCHECK) also subtracts patterns from that
 # one tool's run, for a known false report of the tool; SKIP_REASON is required with it and is
 # printed at configure time, so the exclusion is visible rather than silent.
+# ONLY_SANITIZERS registers just the tools named (for code a tool cannot check, e.g. dynamic
+# parallelism): the others are not registered at all (never run-and-passed), and WHY is printed.
 function(kl_add_gpu_test)
   set(skip_keywords)
   foreach(tool IN LISTS KL_SANITIZER_TOOLS)
     string(TOUPPER ${tool} upper)
     list(APPEND skip_keywords SKIP_UNDER_${upper})
   endforeach()
-  cmake_parse_arguments(ARG "NO_SANITIZERS" "NAME;TARGET;TIMEOUT;FILTER;SKIP_REASON"
-                        "LABELS;ARGS;${skip_keywords}" ${ARGN})
-#                 [ONLY_SANITIZERS tool... WHY "reason"])
-# A GPU test binary, plus one run under each compute-sanitizer tool (n.memcheck, ...)
-# in small-case mode, with tests of planted variants filtered out. ONLY_SANITIZERS registers
-# just the tools named (for code a tool cannot check, e.g. dynamic parallelism): the others are
-# not registered at all, never run-and-passed, and WHY is printed at configure time.
-function(kl_add_gpu_test)
-  cmake_parse_arguments(ARG "NO_SANITIZERS" "NAME;TARGET;TIMEOUT;WHY" "LABELS;ARGS;ONLY_SANITIZERS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_SANITIZERS" "NAME;TARGET;TIMEOUT;FILTER;SKIP_REASON;WHY"
+                        "LABELS;ARGS;ONLY_SANITIZERS;${skip_keywords}" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
@@ -68,7 +64,18 @@ function(kl_add_gpu_test)
   if(ARG_NO_SANITIZERS)
     return()
   endif()
-  foreach(tool IN LISTS KL_SANITIZER_TOOLS)
+  set(tools ${KL_SANITIZER_TOOLS})
+  if(ARG_ONLY_SANITIZERS)
+    if(NOT ARG_WHY)
+      message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): ONLY_SANITIZERS needs WHY")
+    endif()
+    set(tools ${ARG_ONLY_SANITIZERS})
+    set(left_out ${KL_SANITIZER_TOOLS})
+    list(REMOVE_ITEM left_out ${tools})
+    string(REPLACE ";" ", " left_out_text "${left_out}")
+    message(STATUS "kernel-lab: ${ARG_NAME}: no ${left_out_text} run registered: ${ARG_WHY}")
+  endif()
+  foreach(tool IN LISTS tools)
     string(TOUPPER ${tool} upper)
     set(exclude "*Planted*:*Flawed*")
     if(ARG_SKIP_UNDER_${upper})
@@ -79,18 +86,6 @@ function(kl_add_gpu_test)
       string(APPEND exclude ":${skipped}")
       message(STATUS "kernel-lab: ${ARG_NAME}.${tool} leaves out ${skipped}: ${ARG_SKIP_REASON}")
     endif()
-  set(tools ${KL_SANITIZER_TOOLS})
-  if(ARG_ONLY_SANITIZERS)
-    set(tools ${ARG_ONLY_SANITIZERS})
-    set(left_out ${KL_SANITIZER_TOOLS})
-    list(REMOVE_ITEM left_out ${tools})
-    if(NOT ARG_WHY)
-      message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): ONLY_SANITIZERS needs WHY")
-    endif()
-    string(REPLACE ";" ", " left_out_text "${left_out}")
-    message(STATUS "${ARG_NAME}: no ${left_out_text} run registered: ${ARG_WHY}")
-  endif()
-  foreach(tool IN LISTS tools)
     set(test_name ${ARG_NAME}.${tool})
     add_test(NAME ${test_name}
       COMMAND $<TARGET_FILE:kernel-lab> sanitize --tool ${tool} --
