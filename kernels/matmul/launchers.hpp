@@ -10,13 +10,17 @@ namespace kl::matmul {
 inline constexpr int naive_block = 16;  // the seeds' 16x16 blocks
 
 void launch_cublas_sgemm(const Args& args, cudaStream_t stream);
-void launch_uncoalesced(const Args& args, cudaStream_t stream);
+void launch_uncoalesced(const Args& args, cudaStream_t stream);  // stage + staged kernel
+void stage_transposed_b(const Args& args, cudaStream_t stream);
+void launch_uncoalesced_staged(const Args& args, cudaStream_t stream);
 void launch_naive(const Args& args, cudaStream_t stream);
 template <int TILE>
 void launch_tiled_shared(const Args& args, cudaStream_t stream);
 void launch_tiled_bounds(const Args& args, cudaStream_t stream);
 void launch_tiled_padded(const Args& args, cudaStream_t stream);
-void launch_cublas_gemmex_fp16(const Args& args, cudaStream_t stream);
+void launch_cublas_gemmex_fp16(const Args& args, cudaStream_t stream);  // stage + staged GEMM
+void stage_fp16_inputs(const Args& args, cudaStream_t stream);
+void launch_cublas_gemmex_fp16_staged(const Args& args, cudaStream_t stream);
 void launch_tiled_missing_second_sync(const Args& args, cudaStream_t stream);
 
 inline constexpr int bounds_tile = 16;  // seed 001's TILE_SIZE

@@ -63,9 +63,11 @@ const std::vector<Variant>& table() {
         no_bias, launch_cublas_sgemm}},
       {{{"matmul", "uncoalesced", seed000_003, "matmul_uncoalesced",
          "B read transposed: bt[col*K + i] strides by K across a warp, one memory transaction per "
-         "thread (seed: ~0.6 TFLOPS vs 2.7 coalesced). Its time includes staging B transposed.",
+         "thread (seed: ~0.6 TFLOPS vs 2.7 coalesced). B is staged transposed first; timings are "
+         "of the kernel alone.",
          Role::teaching, {}},
-        whole_blocks_16, launch_uncoalesced}},
+        whole_blocks_16, launch_uncoalesced},
+       InputPrecision::fp32, stage_transposed_b, launch_uncoalesced_staged},
       {{{"matmul", "naive", seed003, "matmul",
          "One thread per C element; b[i*N + col] is coalesced across the warp.", Role::teaching, {}},
         whole_blocks_16, launch_naive}},
@@ -94,10 +96,11 @@ const std::vector<Variant>& table() {
         square_multiple_of<padded_tile>, launch_tiled_padded}},
       {{{"matmul", "cublas_gemmex_fp16", seed004, "cublasGemmEx",
          "Tensor cores: FP16 inputs, FP32 accumulate and output; accurate to the FP16-rounded "
-         "inputs, not to the FP32 ones. Its time includes staging A and B as FP16.",
+         "inputs, not to the FP32 ones. A and B are staged as FP16 first; timings are of the "
+         "GEMM alone.",
          Role::teaching, {}},
         no_bias, launch_cublas_gemmex_fp16},
-       InputPrecision::fp16},
+       InputPrecision::fp16, stage_fp16_inputs, launch_cublas_gemmex_fp16_staged},
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",
@@ -112,6 +115,22 @@ const std::vector<Variant>& table() {
 }  // namespace
 
 std::span<const Variant> variants() { return table(); }
+
+void Variant::stage_inputs(const Args& args, cudaStream_t stream) const {
+  if (stage == nullptr) return;
+  if (const std::string rule = unsupported(args.shape); !rule.empty())
+    throw std::invalid_argument(info.id() + ": " + rule);
+  stage(args, stream);
+  KL_CUDA_CHECK(cudaGetLastError());
+}
+
+void Variant::launch_kernel(const Args& args, cudaStream_t stream) const {
+  if (launch_staged == nullptr) return launch(args, stream);
+  if (const std::string rule = unsupported(args.shape); !rule.empty())
+    throw std::invalid_argument(info.id() + ": " + rule);
+  launch_staged(args, stream);
+  KL_CUDA_CHECK(cudaGetLastError());
+}
 
 }  // namespace kl::matmul
 

@@ -31,6 +31,17 @@ enum class InputPrecision { fp32, fp16 };
 
 struct Variant : kl::Variant<Shape, Args> {
   InputPrecision precision = InputPrecision::fp32;
+  // Variants whose kernel reads a staged copy of the inputs (B transposed, A and B in FP16)
+  // split their launch in two, so the bench times the kernel alone: `stage` writes the copy,
+  // `launch_staged` runs the kernel on it. launch() still does both, as tests expect.
+  void (*stage)(const Args&, cudaStream_t) = nullptr;
+  void (*launch_staged)(const Args&, cudaStream_t) = nullptr;
+
+  // Writes the staged copy (nothing for variants that need none). Validates like launch().
+  void stage_inputs(const Args& args, cudaStream_t stream = nullptr) const;
+  // The kernel alone on the staged copy (launch() for variants that stage nothing): call
+  // stage_inputs() with the same inputs and shape first.
+  void launch_kernel(const Args& args, cudaStream_t stream = nullptr) const;
 };
 
 std::span<const Variant> variants();
