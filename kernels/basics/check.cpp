@@ -105,6 +105,20 @@ void compare(const std::vector<T>& got, const std::vector<double>& want, const I
 
 }  // namespace
 
+CaseResult compare_output(Kernel kernel, const std::vector<int>& got, const std::vector<double>& want,
+                          const Inputs& inputs) {
+  CaseResult r;
+  compare(got, want, inputs, kernel, r);
+  return r;
+}
+
+CaseResult compare_output(Kernel kernel, const std::vector<float>& got, const std::vector<double>& want,
+                          const Inputs& inputs) {
+  CaseResult r;
+  compare(got, want, inputs, kernel, r);
+  return r;
+}
+
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in) {
   if (const std::string rule = v.unsupported(shape); !rule.empty())
     throw std::invalid_argument(v.info.id() + ": " + rule);

@@ -47,19 +47,21 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in) {
   v.launch({a.data(), b.data(), out.data(), shape});
   KL_CUDA_CHECK(cudaDeviceSynchronize());
 
-  CaseResult r;
+  CaseResult r = compare_output(v.op, out.download(), oracle(v.op, in));
   r.guards = out.inspect();
-  const std::vector<float> got = out.download();
-  const std::vector<double> want = oracle(v.op, in);
+  return r;
+}
+
+CaseResult compare_output(Op op, const std::vector<float>& got, const std::vector<double>& want) {
+  CaseResult r;
   r.checked = got.size();
   for (std::size_t i = 0; i < got.size(); ++i) {
     const float want_f = static_cast<float>(want[i]);
-    const bool within = v.op == Op::add
-                            ? std::memcmp(&got[i], &want_f, sizeof(float)) == 0
-                            : bounds::ulp_distance(got[i], want_f) <= bounds::expf_max_ulp;
+    const bool within = op == Op::add ? std::memcmp(&got[i], &want_f, sizeof(float)) == 0
+                                      : bounds::ulp_distance(got[i], want_f) <= bounds::expf_max_ulp;
     if (!within) {
       const double ulp = std::abs(std::nextafter(want_f, INFINITY) - want_f);
-      r.add_mismatch({i, got[i], want[i], v.op == Op::add ? 0.0 : bounds::expf_max_ulp * ulp});
+      r.add_mismatch({i, got[i], want[i], op == Op::add ? 0.0 : bounds::expf_max_ulp * ulp});
     }
   }
   return r;

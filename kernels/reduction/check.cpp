@@ -63,25 +63,31 @@ CaseResult run_typed(const Variant& v, const Shape& shape, const std::vector<T>&
   v.launch({in.data(), out.data(), shape});
   KL_CUDA_CHECK(cudaDeviceSynchronize());
 
-  CaseResult r;
-  r.guards = out.inspect();
-  r.checked = 1;
-  const T got = out.download()[0];
   Inputs inputs;
   if constexpr (std::is_same_v<T, int>) inputs.i = host; else inputs.f = host;
-  const Oracle want = oracle(shape.dtype, inputs);
-  if constexpr (std::is_same_v<T, int>) {
-    if (static_cast<std::int64_t>(got) != want.exact) r.add_mismatch({0, double(got), want.value, 0.0});
-  } else {
-    const double allowed = bounds::float_sum_bound(shape.n, want.sum_abs);
-    // NaN (the poison) fails this comparison too.
-    if (!(std::abs(static_cast<double>(got) - want.value) <= allowed))
-      r.add_mismatch({0, static_cast<double>(got), want.value, allowed});
-  }
+  CaseResult r = compare_sum(shape.n, out.download()[0], oracle(shape.dtype, inputs));
+  r.guards = out.inspect();
   return r;
 }
 
 }  // namespace
+
+CaseResult compare_sum(std::int64_t, int got, const Oracle& want) {
+  CaseResult r;
+  r.checked = 1;
+  if (static_cast<std::int64_t>(got) != want.exact) r.add_mismatch({0, double(got), want.value, 0.0});
+  return r;
+}
+
+CaseResult compare_sum(std::int64_t n, float got, const Oracle& want) {
+  CaseResult r;
+  r.checked = 1;
+  const double allowed = bounds::float_sum_bound(n, want.sum_abs);
+  // NaN (the poison) fails this comparison too.
+  if (!(std::abs(static_cast<double>(got) - want.value) <= allowed))
+    r.add_mismatch({0, static_cast<double>(got), want.value, allowed});
+  return r;
+}
 
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in) {
   return shape.dtype == Dtype::i32 ? run_typed<int>(v, shape, in.i) : run_typed<float>(v, shape, in.f);

@@ -54,6 +54,14 @@ std::vector<double> oracle(Kernel kernel, const Shape& shape, const Inputs& inpu
 // Elements of the output buffer (cols for the access kernels, rows*cols otherwise).
 std::size_t output_size(Kernel kernel, const Shape& shape);
 
+// Compares an output launched onto poisoned memory with the oracle: elements the oracle marks
+// NaN must still hold the poison, the others must match (dot3 within dot3_bound); poison where
+// a value was due counts as unwritten in the guard report.
+CaseResult compare_output(Kernel kernel, const std::vector<int>& got, const std::vector<double>& want,
+                          const Inputs& inputs);
+CaseResult compare_output(Kernel kernel, const std::vector<float>& got, const std::vector<double>& want,
+                          const Inputs& inputs);
+
 // Uploads exact-size inputs, poisons a guarded output (sum_matr: X uploaded into it), launches,
 // checks guards and compares: ints exactly; dot3 within gamma(3) * sum |a_i b_i| of a double
 // reference. Elements the oracle marks NaN must still hold the poison.

@@ -34,6 +34,8 @@ struct CoordsCase {
   std::vector<int> coords;
 };
 CoordsCase run_case(const Variant& v, const Shape& shape);
+// The bijection check alone: cell (col,row) of `coords` holds (col,row).
+CaseResult check_coords(const std::vector<int>& coords, const Shape& shape);
 
 // The two ways the seeds print the table: seed 000 as (x,y) = (col,row), seed 003 as (row,col).
 enum class Order { col_row, row_col };

@@ -42,8 +42,12 @@ Inputs make_inputs(Op op, const Shape& shape, std::uint64_t seed);
 // The CPU oracle. add: binary32 addition (exact, as on the GPU); exp: exp in double.
 std::vector<double> oracle(Op op, const Inputs& inputs);
 
+// Compares an output with the oracle: add bit-exact, exp within kl::bounds::expf_max_ulp
+// (the poison, a NaN, never matches).
+CaseResult compare_output(Op op, const std::vector<float>& got, const std::vector<double>& want);
+
 // Uploads exact-size inputs, poisons a guarded output, launches `v`, checks guards and
-// compares with the oracle: add bit-exact, exp within kl::bounds::expf_max_ulp.
+// compares with the oracle (compare_output).
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
 
 }  // namespace kl::elementwise

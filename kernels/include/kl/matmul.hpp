@@ -69,6 +69,9 @@ struct Expected {
 };
 Expected oracle_element(const Inputs& in, const Shape& shape, InputPrecision precision, std::int64_t i,
                         std::int64_t j);
+// The bound above for `terms` FP32 accumulations whose products (and bias) sum to `abs_sum` in
+// magnitude: what oracle_element uses, for callers that compute the sums their own way.
+double element_bound(std::int64_t terms, InputPrecision precision, double abs_sum);
 // The whole product in double (seeds 000/003 triple loop, seed 001's bias accumulator).
 std::vector<double> oracle(const Inputs& in, const Shape& shape);
 

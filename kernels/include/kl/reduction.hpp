@@ -57,6 +57,11 @@ struct Oracle {
 };
 Oracle oracle(Dtype dtype, const Inputs& in);
 
+// Compares a sum of n elements with the oracle: int exactly, float within
+// kl::bounds::float_sum_bound(n, sum|x|). The poison (a NaN, or a sentinel int) never matches.
+CaseResult compare_sum(std::int64_t n, int got, const Oracle& want);
+CaseResult compare_sum(std::int64_t n, float got, const Oracle& want);
+
 // Uploads exact-size inputs, poisons a guarded one-element output, launches `v`, checks the
 // guards, and compares: int exactly, float within kl::bounds::float_sum_bound(n, sum|x|).
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
