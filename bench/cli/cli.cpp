@@ -2,6 +2,8 @@
 
 #include "run_support.hpp"
 
+#include "core/format.hpp"
+
 #include "kl/check.hpp"
 
 #include <ostream>
@@ -57,26 +59,7 @@ or a missing tool.
 )";
 }
 
-std::string json_quote(const std::string& text) {
-  std::string q = "\"";
-  for (const char c : text) {
-    switch (c) {
-      case '"': q += "\\\""; break;
-      case '\\': q += "\\\\"; break;
-      case '\n': q += "\\n"; break;
-      case '\t': q += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          q += buf;
-        } else {
-          q += c;
-        }
-    }
-  }
-  return q + "\"";
-}
+std::string json_quote(const std::string& text) { return bench::json_string(text); }
 
 int main(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   try {

@@ -1,0 +1,57 @@
+#include "format.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace kl::bench {
+
+std::string fixed(double value, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, value);
+  return buf;
+}
+
+std::string sig3(double value) {
+  if (!std::isfinite(value)) return "n/a";
+  if (value == 0) return "0";
+  const double magnitude = std::floor(std::log10(std::fabs(value)));
+  // Whole numbers from 1000 up keep every digit; below, three significant figures.
+  const int decimals = magnitude >= 2 ? 0 : static_cast<int>(2 - magnitude);
+  return fixed(value, decimals > 9 ? 9 : decimals);
+}
+
+std::string plain(double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", value);
+  return buf;
+}
+
+std::string json_string(const std::string& text) {
+  std::string q = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"': q += "\\\""; break;
+      case '\\': q += "\\\\"; break;
+      case '\n': q += "\\n"; break;
+      case '\t': q += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          q += buf;
+        } else {
+          q += c;
+        }
+    }
+  }
+  return q + "\"";
+}
+
+std::string json_number(double value) {
+  if (!std::isfinite(value)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", value);
+  return buf;
+}
+
+}  // namespace kl::bench

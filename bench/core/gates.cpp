@@ -1,0 +1,251 @@
+#include "gates.hpp"
+
+#include "format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+namespace kl::bench {
+
+std::string Gate::name() const {
+  return kind == GateKind::min_ratio ? "min_ratio(" + a + ")" : "order(" + a + " / " + b + ")";
+}
+
+std::string Gate::rule() const {
+  if (kind == GateKind::min_ratio) return a + " ratio to its ceiling >= " + plain(threshold);
+  return a + " >= " + plain(threshold) + " x " + b;
+}
+
+std::vector<std::string> Gate::keys() const {
+  if (kind == GateKind::min_ratio) return {a};
+  return {a, b};
+}
+
+namespace {
+
+class LineParser {
+ public:
+  LineParser(std::string path, int line) : path_(std::move(path)), line_(line) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw GatesFileError(path_ + ":" + std::to_string(line_) + ": " + what);
+  }
+
+  void require_key(const std::string& key) const {
+    static const std::regex shape(R"([a-z0-9_]+\.[a-z0-9_]+(\.[a-z0-9_]+)?)");
+    if (!std::regex_match(key, shape))
+      fail("'" + key + "' is not a result key (family.variant or family.variant.dtype)");
+  }
+
+  // A number > 0, or `off` (returns -1).
+  double threshold(const std::string& text, const char* what) const {
+    if (text == "off") return -1;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || v <= 0)
+      fail(std::string(what) + " must be a number > 0 or `off`, got '" + text + "'");
+    return v;
+  }
+
+ private:
+  std::string path_;
+  int line_;
+};
+
+std::vector<std::string> tokens_of(const std::string& line) {
+  std::istringstream words(line.substr(0, line.find('#')));
+  std::vector<std::string> out;
+  for (std::string w; words >> w;) out.push_back(w);
+  return out;
+}
+
+Gate parse_gate(const std::vector<std::string>& t, const LineParser& p) {
+  Gate g;
+  if (t[0] == "min_ratio") {
+    if (t.size() != 4 || t[2] != ">=") p.fail("expected `min_ratio KEY >= THRESHOLD`");
+    g.kind = GateKind::min_ratio;
+    p.require_key(t[1]);
+    g.a = t[1];
+    g.threshold = p.threshold(t[3], "THRESHOLD");
+  } else if (t[0] == "order") {
+    if (t.size() != 6 || t[2] != ">=" || (t[4] != "x" && t[4] != "*"))
+      p.fail("expected `order KEY_A >= K x KEY_B`");
+    g.kind = GateKind::order;
+    p.require_key(t[1]);
+    p.require_key(t[5]);
+    if (t[1] == t[5]) p.fail("an order gate needs two different results, got " + t[1] + " twice");
+    g.a = t[1];
+    g.b = t[5];
+    g.threshold = p.threshold(t[3], "K");
+  } else {
+    p.fail("unknown gate kind '" + t[0] + "' (expected min_ratio or order)");
+  }
+  g.off = g.threshold < 0;
+  if (g.off) g.threshold = 0;
+  return g;
+}
+
+}  // namespace
+
+GatesFile parse_gates(std::istream& in, const std::string& path) {
+  static const std::regex section_name(R"(default|sm_[0-9]+[a-z]?)");
+  GatesFile file;
+  file.path = path;
+  std::string section;
+  std::map<std::string, int> first_line;  // "section/gate name" -> line
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    const LineParser p(path, number);
+    const std::vector<std::string> t = tokens_of(line);
+    if (t.empty()) continue;
+    if (t[0].front() == '[') {
+      if (t.size() != 1 || t[0].back() != ']') p.fail("expected a section header such as [default] or [sm_90]");
+      section = t[0].substr(1, t[0].size() - 2);
+      if (!std::regex_match(section, section_name))
+        p.fail("unknown section [" + section + "] (expected [default] or an architecture such as [sm_90])");
+      continue;
+    }
+    if (section.empty()) p.fail("gate before any section: start with [default] or [sm_XX]");
+    Gate g = parse_gate(t, p);
+    g.section = section;
+    g.line = number;
+    const auto [it, fresh] = first_line.emplace(section + "/" + g.name(), number);
+    if (!fresh)
+      p.fail("duplicate gate " + g.name() + " in [" + section + "] (first on line " + std::to_string(it->second) + ")");
+    file.gates.push_back(std::move(g));
+  }
+  return file;
+}
+
+GatesFile load_gates(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw GatesFileError("cannot read gates file '" + path + "'");
+  return parse_gates(in, path);
+}
+
+std::vector<Gate> gates_for_arch(const GatesFile& file, const std::string& arch) {
+  std::vector<Gate> chosen;
+  for (const Gate& g : file.gates)
+    if (g.section == "default") chosen.push_back(g);
+  for (const Gate& g : file.gates) {
+    if (g.section != arch) continue;
+    const auto same = std::find_if(chosen.begin(), chosen.end(), [&](const Gate& c) { return c.name() == g.name(); });
+    if (same != chosen.end()) *same = g; else chosen.push_back(g);
+  }
+  std::erase_if(chosen, [](const Gate& g) { return g.off; });
+  return chosen;
+}
+
+std::string to_string(GateStatus status) {
+  switch (status) {
+    case GateStatus::pass: return "pass";
+    case GateStatus::fail: return "fail";
+    case GateStatus::remeasured_pass: return "remeasured-pass";
+  }
+  return "?";
+}
+
+bool GateEvaluation::passed() const {
+  return std::none_of(outcomes.begin(), outcomes.end(), [](const GateOutcome& o) { return o.status == GateStatus::fail; });
+}
+
+namespace {
+
+const Result* find_result(const std::vector<Result>& results, const std::string& key) {
+  for (const Result& r : results)
+    if (r.key() == key) return &r;
+  return nullptr;
+}
+
+std::string family_of(const std::string& key) { return key.substr(0, key.find('.')); }
+
+// What the gate compares with its threshold; NaN when the comparison is meaningless.
+double measure(const Gate& g, const std::vector<Result>& results) {
+  const Result& a = *find_result(results, g.a);
+  if (g.kind == GateKind::min_ratio) return a.ratio();
+  const Result& b = *find_result(results, g.b);
+  return b.value > 0 ? a.value / b.value : NAN;
+}
+
+std::string describe_measured(const Gate& g, const std::vector<Result>& results, double measured) {
+  if (g.kind == GateKind::min_ratio)
+    return "ratio to " + find_result(results, g.a)->ceiling + " " + sig3(measured);
+  return "measured " + sig3(measured) + "x";
+}
+
+}  // namespace
+
+GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result>& results,
+                              const std::set<std::string>& complete_families, const Remeasure& remeasure,
+                              int max_remeasures) {
+  GateEvaluation ev;
+  for (const Gate& g : gates) {
+    GateOutcome o;
+    o.gate = g;
+    const std::string where = " (line " + std::to_string(g.line) + ", [" + g.section + "])";
+    std::vector<std::string> missing;
+    for (const std::string& k : g.keys())
+      if (!find_result(results, k)) missing.push_back(k);
+    if (!missing.empty()) {
+      const bool should_exist = std::any_of(missing.begin(), missing.end(), [&](const std::string& k) {
+        return complete_families.count(family_of(k)) != 0;
+      });
+      if (!should_exist) {
+        ev.not_applicable.push_back(g.name());
+        continue;
+      }
+      o.measured = NAN;
+      o.message = "FAIL " + g.name() + where + ": names " + missing.front() +
+                  ", which the bench did not produce (a typo, or a variant that no longer exists)";
+      ev.outcomes.push_back(o);
+      continue;
+    }
+    if (g.kind == GateKind::order && find_result(results, g.a)->metric != find_result(results, g.b)->metric) {
+      o.measured = NAN;
+      o.message = "FAIL " + g.name() + where + ": compares " + find_result(results, g.a)->metric + " with " +
+                  find_result(results, g.b)->metric;
+      ev.outcomes.push_back(o);
+      continue;
+    }
+    const double first = measure(g, results);
+    o.measured = first;
+    while (!(o.measured >= g.threshold) && o.remeasures < max_remeasures) {
+      ++o.remeasures;
+      for (const std::string& k : g.keys()) remeasure(k);
+      o.measured = measure(g, results);
+    }
+    const bool holds = o.measured >= g.threshold;
+    o.status = !holds ? GateStatus::fail : o.remeasures == 0 ? GateStatus::pass : GateStatus::remeasured_pass;
+    const std::string measured = describe_measured(g, results, o.measured);
+    const std::string threshold = "threshold " + plain(g.threshold);
+    if (o.status == GateStatus::pass) {
+      o.message = g.name() + ": " + measured + " >= " + threshold;
+    } else if (o.status == GateStatus::remeasured_pass) {
+      o.message = g.name() + ": " + measured + " >= " + threshold + " after " + std::to_string(o.remeasures) +
+                  " re-measurement(s) (first " + sig3(first) + ")";
+    } else {
+      o.message = "FAIL " + g.name() + where + ": " + measured + " < " + threshold + " (" + g.rule() + "), still after " +
+                  std::to_string(o.remeasures) + " re-measurement(s)";
+    }
+    ev.outcomes.push_back(o);
+  }
+  return ev;
+}
+
+std::vector<std::string> ungated_keys(const GateEvaluation& evaluation, const std::vector<Result>& results) {
+  std::set<std::string> gated;
+  for (const GateOutcome& o : evaluation.outcomes)
+    for (const std::string& k : o.gate.keys()) gated.insert(k);
+  std::vector<std::string> out;
+  for (const Result& r : results)
+    if (!gated.count(r.key())) out.push_back(r.key());
+  return out;
+}
+
+}  // namespace kl::bench

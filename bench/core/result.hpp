@@ -1,0 +1,40 @@
+// One benchmark result: a variant's achieved throughput, its timing, and its ratio to a ceiling
+// measured in the same process. Host-only (no CUDA), so the host tier tests everything built on it.
+#pragma once
+
+#include <string>
+
+namespace kl::bench {
+
+// The physical limit a result is held against (see roofline.hpp).
+enum class Roof {
+  dram_bandwidth,  // GB/s of bytes read plus written
+  fp32,            // TFLOPS on the FP32 lanes
+  fp16_tensor,     // TFLOPS on the tensor cores, FP16 in, FP32 accumulate
+  int32,           // TOPS on the 32-bit integer lanes
+};
+
+struct Result {
+  std::string family;
+  std::string variant;  // the registry name
+  std::string dtype;    // "" unless the family benches one variant on several dtypes
+  std::string shape;    // what was run, for people: "m=4096 n=4096 k=4096"
+  std::string metric;   // "TFLOPS", "TOPS" or "GB/s"
+  double value = 0;     // achieved, in `metric`
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  int reps = 0;
+  std::string ceiling;       // what `ratio` divides by: "cublas_sgemm", "d2d_copy", "fp32_peak", ...
+  double ceiling_value = 0;  // in `metric`
+  // Useful operations per byte of compulsory DRAM traffic (each input read once, each output
+  // written once): where the result sits on the roofline's x axis.
+  double intensity = 0;
+  Roof roof = Roof::dram_bandwidth;
+
+  // Unique in a run, and what gates, TSV lines and LESSONS name: family.variant[.dtype].
+  std::string key() const { return family + "." + variant + (dtype.empty() ? "" : "." + dtype); }
+  double ratio() const { return ceiling_value > 0 ? value / ceiling_value : 0; }
+};
+
+}  // namespace kl::bench

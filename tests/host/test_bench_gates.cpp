@@ -1,0 +1,201 @@
+// The gates file: parsing (and its errors, with line numbers), per-architecture sections, and
+// evaluation with re-measurement against stubbed measurements. No GPU.
+#include "core/gates.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+namespace {
+
+using kl::bench::Gate;
+using kl::bench::GateKind;
+using kl::bench::GateStatus;
+using kl::bench::Result;
+
+kl::bench::GatesFile parse(const std::string& text) {
+  std::istringstream in(text);
+  return kl::bench::parse_gates(in, "gates.conf");
+}
+
+void expect_parse_error(const std::string& text, const std::string& message) {
+  try {
+    parse(text);
+    ADD_FAILURE() << "no error for:\n" << text;
+  } catch (const kl::bench::GatesFileError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
+Result result(const std::string& family, const std::string& variant, double value, double ceiling_value,
+              const std::string& metric = "GB/s") {
+  Result r;
+  r.family = family;
+  r.variant = variant;
+  r.metric = metric;
+  r.value = value;
+  r.ceiling = "d2d_copy";
+  r.ceiling_value = ceiling_value;
+  return r;
+}
+
+// Re-measurement stub: each call for a key takes the next value of its script.
+struct Script {
+  std::map<std::string, std::vector<double>> next;
+  std::vector<std::string> calls;
+  kl::bench::Remeasure bind(std::vector<Result>& results) {
+    return [this, &results](const std::string& key) {
+      calls.push_back(key);
+      auto& values = next.at(key);
+      for (Result& r : results)
+        if (r.key() == key) r.value = values.front();
+      values.erase(values.begin());
+    };
+  }
+};
+
+}  // namespace
+
+TEST(BenchGatesParse, KindsSectionsCommentsAndOff) {
+  const auto file = parse(
+      "# header\n"
+      "\n"
+      "[default]\n"
+      "min_ratio matmul.naive >= 0.07   # trailing comment\n"
+      "order matmul.naive >= 4 x matmul.uncoalesced\n"
+      "[sm_90]\n"
+      "order reduction.grid_stride.float >= 2.5 * reduction.complete_unrolling.float\n"
+      "min_ratio matmul.naive >= off\n");
+  ASSERT_EQ(file.gates.size(), 4u);
+  EXPECT_EQ(file.gates[0].kind, GateKind::min_ratio);
+  EXPECT_EQ(file.gates[0].a, "matmul.naive");
+  EXPECT_DOUBLE_EQ(file.gates[0].threshold, 0.07);
+  EXPECT_EQ(file.gates[0].line, 4);
+  EXPECT_EQ(file.gates[0].section, "default");
+  EXPECT_EQ(file.gates[1].name(), "order(matmul.naive / matmul.uncoalesced)");
+  EXPECT_EQ(file.gates[1].rule(), "matmul.naive >= 4 x matmul.uncoalesced");
+  EXPECT_EQ(file.gates[2].b, "reduction.complete_unrolling.float");
+  EXPECT_EQ(file.gates[2].section, "sm_90");
+  EXPECT_TRUE(file.gates[3].off);
+}
+
+TEST(BenchGatesParse, ErrorsNameTheLine) {
+  expect_parse_error("min_ratio a.b >= 1\n", "gates.conf:1: gate before any section");
+  expect_parse_error("[default]\n\nminratio a.b >= 1\n", "gates.conf:3: unknown gate kind 'minratio'");
+  expect_parse_error("[default]\nmin_ratio a.b 1\n", "gates.conf:2: expected `min_ratio KEY >= THRESHOLD`");
+  expect_parse_error("[default]\nmin_ratio a.b >= fast\n", "gates.conf:2: THRESHOLD must be a number > 0");
+  expect_parse_error("[default]\nmin_ratio a.b >= -1\n", "THRESHOLD must be a number > 0");
+  expect_parse_error("[default]\norder a.b >= 2 a.c\n", "gates.conf:2: expected `order KEY_A >= K x KEY_B`");
+  expect_parse_error("[default]\norder a.b >= 0 x a.c\n", "K must be a number > 0");
+  expect_parse_error("[default]\norder a.b >= 2 x a.b\n", "needs two different results");
+  expect_parse_error("[default]\nmin_ratio Matmul-naive >= 1\n", "is not a result key");
+  expect_parse_error("[gpu]\n", "gates.conf:1: unknown section [gpu]");
+  expect_parse_error("[default\n", "expected a section header");
+  expect_parse_error("[default]\nmin_ratio a.b >= 1\nmin_ratio a.b >= 2\n",
+                     "gates.conf:3: duplicate gate min_ratio(a.b) in [default] (first on line 2)");
+}
+
+TEST(BenchGatesParse, MissingFileIsAnError) {
+  EXPECT_THROW(kl::bench::load_gates("/nonexistent/gates.conf"), kl::bench::GatesFileError);
+}
+
+TEST(BenchGatesArch, ArchSectionOverridesDefaultAndOffDrops) {
+  const auto file = parse(
+      "[default]\n"
+      "min_ratio f.a >= 0.5\n"
+      "min_ratio f.b >= 0.5\n"
+      "order f.a >= 2 x f.b\n"
+      "[sm_90]\n"
+      "min_ratio f.a >= 0.8\n"
+      "order f.a >= off x f.b\n"
+      "min_ratio f.c >= 0.1\n"
+      "[sm_80]\n"
+      "min_ratio f.b >= 0.9\n");
+  const std::vector<Gate> h100 = kl::bench::gates_for_arch(file, "sm_90");
+  ASSERT_EQ(h100.size(), 3u);
+  EXPECT_EQ(h100[0].name(), "min_ratio(f.a)");
+  EXPECT_DOUBLE_EQ(h100[0].threshold, 0.8);
+  EXPECT_EQ(h100[0].section, "sm_90");
+  EXPECT_DOUBLE_EQ(h100[1].threshold, 0.5);  // f.b from [default]; sm_80's is not ours
+  EXPECT_EQ(h100[2].name(), "min_ratio(f.c)");
+  const std::vector<Gate> other = kl::bench::gates_for_arch(file, "sm_75");
+  ASSERT_EQ(other.size(), 3u);
+  EXPECT_EQ(other[2].name(), "order(f.a / f.b)");
+}
+
+TEST(BenchGatesEvaluate, PassFailAndRemeasuredPass) {
+  const auto file = parse(
+      "[default]\n"
+      "min_ratio f.fast >= 0.5\n"
+      "min_ratio f.noisy >= 0.5\n"
+      "min_ratio f.slow >= 0.5\n");
+  std::vector<Result> results = {result("f", "fast", 90, 100), result("f", "noisy", 30, 100),
+                                  result("f", "slow", 10, 100)};
+  Script script;
+  script.next["f.noisy"] = {40, 70};   // passes on the second re-measurement
+  script.next["f.slow"] = {20, 30};    // never reaches the threshold
+  const auto ev = kl::bench::evaluate_gates(file.gates, results, {"f"}, script.bind(results), 2);
+  ASSERT_EQ(ev.outcomes.size(), 3u);
+  EXPECT_EQ(ev.outcomes[0].status, GateStatus::pass);
+  EXPECT_EQ(ev.outcomes[0].remeasures, 0);
+  EXPECT_EQ(ev.outcomes[1].status, GateStatus::remeasured_pass);
+  EXPECT_EQ(ev.outcomes[1].remeasures, 2);
+  EXPECT_DOUBLE_EQ(ev.outcomes[1].measured, 0.7);
+  EXPECT_EQ(ev.outcomes[2].status, GateStatus::fail);
+  EXPECT_EQ(ev.outcomes[2].remeasures, 2);
+  EXPECT_DOUBLE_EQ(ev.outcomes[2].measured, 0.3);
+  EXPECT_FALSE(ev.passed());
+  EXPECT_EQ(script.calls, (std::vector<std::string>{"f.noisy", "f.noisy", "f.slow", "f.slow"}));
+  EXPECT_EQ(to_string(ev.outcomes[1].status), "remeasured-pass");
+  // The failure names the gate, the measured ratio and the threshold.
+  EXPECT_NE(ev.outcomes[2].message.find("FAIL min_ratio(f.slow)"), std::string::npos) << ev.outcomes[2].message;
+  EXPECT_NE(ev.outcomes[2].message.find("ratio to d2d_copy 0.300 < threshold 0.5"), std::string::npos)
+      << ev.outcomes[2].message;
+  EXPECT_NE(ev.outcomes[2].message.find("line 4"), std::string::npos) << ev.outcomes[2].message;
+}
+
+TEST(BenchGatesEvaluate, OrderGateRemeasuresBothSides) {
+  const auto file = parse("[default]\norder f.tiled >= 1.5 x f.naive\n");
+  std::vector<Result> results = {result("f", "tiled", 140, 1, "TFLOPS"), result("f", "naive", 100, 1, "TFLOPS")};
+  Script script;
+  script.next["f.tiled"] = {160};
+  script.next["f.naive"] = {100};
+  const auto ev = kl::bench::evaluate_gates(file.gates, results, {}, script.bind(results), 2);
+  ASSERT_EQ(ev.outcomes.size(), 1u);
+  EXPECT_EQ(ev.outcomes[0].status, GateStatus::remeasured_pass);
+  EXPECT_DOUBLE_EQ(ev.outcomes[0].measured, 1.6);
+  EXPECT_EQ(script.calls, (std::vector<std::string>{"f.tiled", "f.naive"}));
+  EXPECT_NE(ev.outcomes[0].message.find("measured 1.60x >= threshold 1.5"), std::string::npos) << ev.outcomes[0].message;
+}
+
+TEST(BenchGatesEvaluate, MissingResultsAreSkippedOrFail) {
+  const auto file = parse(
+      "[default]\n"
+      "min_ratio other.x >= 0.5\n"     // family not benched: not applicable
+      "min_ratio f.typo >= 0.5\n"      // family benched whole: must exist
+      "order f.a >= 1 x g.b\n");       // g benched with a variant filter: not applicable
+  std::vector<Result> results = {result("f", "a", 1, 1)};
+  const auto ev = kl::bench::evaluate_gates(file.gates, results, {"f"}, [](const std::string&) { FAIL(); }, 2);
+  ASSERT_EQ(ev.outcomes.size(), 1u);
+  EXPECT_EQ(ev.outcomes[0].status, GateStatus::fail);
+  EXPECT_NE(ev.outcomes[0].message.find("names f.typo, which the bench did not produce"), std::string::npos)
+      << ev.outcomes[0].message;
+  EXPECT_EQ(ev.not_applicable, (std::vector<std::string>{"min_ratio(other.x)", "order(f.a / g.b)"}));
+}
+
+TEST(BenchGatesEvaluate, OrderAcrossMetricsFails) {
+  const auto file = parse("[default]\norder f.a >= 1 x f.b\n");
+  std::vector<Result> results = {result("f", "a", 1, 1, "TFLOPS"), result("f", "b", 1, 1, "GB/s")};
+  const auto ev = kl::bench::evaluate_gates(file.gates, results, {"f"}, [](const std::string&) {}, 2);
+  ASSERT_EQ(ev.outcomes.size(), 1u);
+  EXPECT_EQ(ev.outcomes[0].status, GateStatus::fail);
+  EXPECT_NE(ev.outcomes[0].message.find("compares TFLOPS with GB/s"), std::string::npos);
+}
+
+TEST(BenchGatesEvaluate, UngatedKeysAreListed) {
+  const auto file = parse("[default]\nmin_ratio f.a >= 0.1\n");
+  std::vector<Result> results = {result("f", "a", 1, 1), result("f", "b", 1, 1)};
+  const auto ev = kl::bench::evaluate_gates(file.gates, results, {"f"}, [](const std::string&) {}, 2);
+  EXPECT_EQ(kl::bench::ungated_keys(ev, results), std::vector<std::string>{"f.b"});
+}

@@ -1,0 +1,214 @@
+// The bench's roofline check, repetition policy, reports (JSON, Markdown, TSV) and the
+// generated LESSONS.md, all on hand-made results. No GPU.
+#include "core/format.hpp"
+#include "core/lessons.hpp"
+#include "core/repetitions.hpp"
+#include "core/report.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
+
+namespace {
+
+using kl::bench::Result;
+using kl::bench::Roof;
+
+// What an H100 80GB HBM3 (SXM) reports through cudaDeviceGetAttribute.
+kl::bench::DeviceAttributes h100() {
+  kl::bench::DeviceAttributes d;
+  d.name = "NVIDIA H100 80GB HBM3";
+  d.cc_major = 9;
+  d.cc_minor = 0;
+  d.sm_count = 132;
+  d.sm_clock_khz = 1980000;
+  d.mem_clock_khz = 2619000;
+  d.bus_width_bits = 5120;
+  d.l2_bytes = 50331648;
+  return d;
+}
+
+Result make(const std::string& family, const std::string& variant, const std::string& dtype, double value,
+            const std::string& metric, const std::string& ceiling, double ceiling_value, Roof roof) {
+  Result r;
+  r.family = family;
+  r.variant = variant;
+  r.dtype = dtype;
+  r.shape = "n=4";
+  r.metric = metric;
+  r.value = value;
+  r.median_ms = 1.5;
+  r.min_ms = 1.25;
+  r.max_ms = 2;
+  r.reps = 7;
+  r.ceiling = ceiling;
+  r.ceiling_value = ceiling_value;
+  r.intensity = 0.25;
+  r.roof = roof;
+  return r;
+}
+
+kl::bench::Report sample_report() {
+  kl::bench::Report rep;
+  rep.gpu = "NVIDIA H100 80GB HBM3";
+  rep.arch = "sm_90";
+  rep.roofline = kl::bench::roofline_of(h100());
+  rep.ceilings = {{"d2d_copy", "GB/s", 3000, "cudaMemcpy"}};
+  rep.results = {make("matmul", "naive", "", 4.58, "TFLOPS", "cublas_sgemm", 51.4, Roof::fp32),
+                 make("reduction", "grid_stride", "float", 2954, "GB/s", "cub_sum.float", 2935, Roof::dram_bandwidth)};
+  std::istringstream gates("[default]\nmin_ratio matmul.naive >= 0.5\n");
+  const auto file = kl::bench::parse_gates(gates, "bench/gates.conf");
+  rep.gates_evaluated = true;
+  rep.gates_path = "bench/gates.conf";
+  rep.gates = kl::bench::evaluate_gates(file.gates, rep.results, {"matmul"}, [](const std::string&) {}, 0);
+  rep.excluded = {{"sync", "the deadlock lab"}};
+  return rep;
+}
+
+}  // namespace
+
+TEST(BenchRoofline, H100FromDeviceAttributes) {
+  const kl::bench::Roofline r = kl::bench::roofline_of(h100());
+  EXPECT_NEAR(r.dram_gbps, 3352.3, 0.1);              // 2 x 2619 MHz x 640 bytes
+  EXPECT_NEAR(r.fp32_tflops, 66.9, 0.05);             // 132 x 128 x 2 x 1.98 GHz
+  EXPECT_NEAR(r.fp16_tensor_tflops, 1070.5, 0.1);     // 132 x 4096 x 1.98 GHz
+  EXPECT_NEAR(r.int32_tops, 66.9, 0.05);
+  EXPECT_EQ(kl::bench::arch_name(9, 0), "sm_90");
+  EXPECT_EQ(kl::bench::fp32_lanes_per_sm(8, 0), 64);
+  EXPECT_EQ(kl::bench::fp32_lanes_per_sm(8, 6), 128);
+  EXPECT_EQ(kl::bench::fp16_tensor_flops_per_clock_per_sm(8, 0), 2048);
+  EXPECT_EQ(kl::bench::fp16_tensor_flops_per_clock_per_sm(99, 9), 8192);  // unknown: the largest known
+}
+
+TEST(BenchRoofline, RejectsAResultFasterThanPhysics) {
+  const kl::bench::Roofline r = kl::bench::roofline_of(h100());
+  // At the roof and within the 5% tolerance: accepted.
+  EXPECT_NO_THROW(kl::bench::check_against_roofline(
+      make("reduction", "cub_sum", "float", 3352 * 1.04, "GB/s", "d2d_copy", 3000, Roof::dram_bandwidth), r));
+  try {
+    kl::bench::check_against_roofline(
+        make("reduction", "cub_sum", "float", 5000, "GB/s", "d2d_copy", 3000, Roof::dram_bandwidth), r);
+    FAIL() << "5000 GB/s on a 3352 GB/s part was accepted";
+  } catch (const kl::bench::HarnessError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("harness error: reduction.cub_sum.float measured 5000.00 GB/s, above the physical "
+                        "dram_peak of 3352.32 GB/s (+5% tolerance)"),
+              std::string::npos)
+        << what;
+  }
+  EXPECT_THROW(kl::bench::check_against_roofline(
+                   make("matmul", "tiled_16", "", 80, "TFLOPS", "cublas_sgemm", 51, Roof::fp32), r),
+               kl::bench::HarnessError);
+  // GemmEx is held against the tensor-core roof, not the FP32 one.
+  EXPECT_NO_THROW(kl::bench::check_against_roofline(
+      make("matmul", "cublas_gemmex_fp16", "", 700, "TFLOPS", "fp16_tensor_peak", 1070, Roof::fp16_tensor), r));
+}
+
+TEST(BenchRepetitions, AboutTwoHundredMillisecondsWithinBounds) {
+  const kl::bench::RepetitionPolicy p;
+  EXPECT_EQ(kl::bench::repetitions_for(0.4, p), 50);    // fast: capped
+  EXPECT_EQ(kl::bench::repetitions_for(30, p), 7);      // ceil(200 / 30)
+  EXPECT_EQ(kl::bench::repetitions_for(150, p), 3);     // slow: at least 3
+  EXPECT_EQ(kl::bench::repetitions_for(0, p), 50);      // a timer that read 0
+  kl::bench::RepetitionPolicy fixed;
+  fixed.fixed = 5;
+  EXPECT_EQ(kl::bench::repetitions_for(0.4, fixed), 5);  // --reps wins
+}
+
+TEST(BenchReport, TsvIsOneExactLinePerResult) {
+  EXPECT_EQ(kl::bench::to_tsv(sample_report()),
+            "matmul.naive\tTFLOPS\t4.58\t1.5\t1.25\t2\n"
+            "reduction.grid_stride.float\tGB/s\t2954\t1.5\t1.25\t2\n");
+}
+
+TEST(BenchReport, JsonHasEveryAgreedField) {
+  const std::string json = kl::bench::to_json(sample_report());
+  for (const char* field :
+       {"\"gpu\": \"NVIDIA H100 80GB HBM3\"", "\"arch\": \"sm_90\"", "\"results\": [", "\"family\": \"matmul\"",
+        "\"variant\": \"naive\"", "\"metric\": \"TFLOPS\"", "\"value\": 4.58", "\"median_ms\": 1.5",
+        "\"min_ms\": 1.25", "\"max_ms\": 2", "\"reps\": 7", "\"ceiling\": \"cublas_sgemm\"", "\"ceiling_value\": 51.4",
+        "\"ratio\": 0.0891051", "\"intensity\": 0.25", "\"key\": \"reduction.grid_stride.float\"", "\"gates\": [",
+        "\"name\": \"min_ratio(matmul.naive)\"", "\"kind\": \"min_ratio\"", "\"status\": \"fail\"",
+        "\"measured\": 0.0891051", "\"threshold\": 0.5", "\"message\": \"FAIL min_ratio(matmul.naive)",
+        "\"excluded\": [", "\"what\": \"sync\"", "\"ungated\": [", "\"reduction.grid_stride.float\""})
+    EXPECT_NE(json.find(field), std::string::npos) << field << "\n" << json;
+  // Balanced, and nothing JSON cannot hold.
+  int depth = 0;
+  for (const char c : json) depth += c == '{' || c == '[' ? 1 : c == '}' || c == ']' ? -1 : 0;
+  EXPECT_EQ(depth, 0);
+  EXPECT_EQ(json.find("nan"), std::string::npos);
+  EXPECT_EQ(kl::bench::json_number(NAN), "null");
+  EXPECT_EQ(kl::bench::json_string("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+}
+
+TEST(BenchReport, MarkdownRooflineTableAndGates) {
+  const std::string md = kl::bench::to_markdown(sample_report());
+  EXPECT_NE(md.find("# kernel-lab bench: NVIDIA H100 80GB HBM3 (sm_90)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| result | shape | intensity (op/B) | achieved | median ms (min..max) | reps | ceiling | % of "
+                    "ceiling | % of roof |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| `matmul.naive` | n=4 | 0.250 | 4.58 TFLOPS | 1.500 (1.250..2.000) | 7 | cublas_sgemm 51.4 | "
+                    "8.91% | 6.85% |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| `min_ratio(matmul.naive)` | matmul.naive ratio to its ceiling >= 0.5 | **fail** | 0.0891 | 0.5 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("Not gated: `reduction.grid_stride.float`"), std::string::npos) << md;
+  EXPECT_NE(md.find("- `sync`: the deadlock lab"), std::string::npos) << md;
+  EXPECT_NE(md.find("- `d2d_copy`: 3000 GB/s"), std::string::npos) << md;
+}
+
+TEST(BenchFormat, ThreeSignificantFigures) {
+  EXPECT_EQ(kl::bench::sig3(51.43), "51.4");
+  EXPECT_EQ(kl::bench::sig3(2935.2), "2935");
+  EXPECT_EQ(kl::bench::sig3(0.01789), "0.0179");
+  EXPECT_EQ(kl::bench::sig3(0.000784), "0.000784");
+  EXPECT_EQ(kl::bench::sig3(0), "0");
+}
+
+TEST(BenchLessons, HoldsDiffersGatedAndGeneratedHeader) {
+  const kl::bench::Roofline roofline = kl::bench::roofline_of(h100());
+  std::vector<Result> results = {
+      make("matmul", "naive", "", 4.58, "TFLOPS", "cublas_sgemm", 51.4, Roof::fp32),
+      make("matmul", "uncoalesced", "", 0.92, "TFLOPS", "cublas_sgemm", 51.4, Roof::fp32),
+      make("matmul", "tiled_16", "", 8.19, "TFLOPS", "cublas_sgemm", 51.4, Roof::fp32),
+      make("matmul", "tiled_32", "", 9.02, "TFLOPS", "cublas_sgemm", 51.4, Roof::fp32),
+      make("matmul", "cublas_sgemm", "", 51.4, "TFLOPS", "fp32_peak", 66.9, Roof::fp32)};
+  std::istringstream text(
+      "[default]\norder matmul.naive >= 3.98 x matmul.uncoalesced\norder matmul.tiled_32 >= 0.88 x matmul.tiled_16\n");
+  const auto gates = kl::bench::parse_gates(text, "g").gates;
+  const auto& claims = kl::bench::seed_claims();
+  auto claim = [&](const std::string& a, const std::string& b) -> const kl::bench::SeedClaim& {
+    for (const auto& c : claims)
+      if (c.a == a && c.b == b) return c;
+    throw std::runtime_error("no claim " + a + " vs " + b);
+  };
+  const auto coalescing = kl::bench::judge_claim(claim("matmul.naive", "matmul.uncoalesced"), results, roofline, gates, "H100");
+  EXPECT_TRUE(coalescing.holds);
+  EXPECT_NEAR(coalescing.value, 4.978, 0.001);
+  EXPECT_NE(coalescing.text.find("holds; gated by `order(matmul.naive / matmul.uncoalesced)`"), std::string::npos)
+      << coalescing.text;
+  const auto tiles = kl::bench::judge_claim(claim("matmul.tiled_16", "matmul.tiled_32"), results, roofline, gates, "H100");
+  EXPECT_FALSE(tiles.holds);
+  EXPECT_NE(tiles.text.find("**differs** on H100: matmul.tiled_16 runs at 0.908x of matmul.tiled_32, where the seed "
+                            "says 1.15x; the gate asserts what holds here instead: `order(matmul.tiled_32 / "
+                            "matmul.tiled_16)`"),
+            std::string::npos)
+      << tiles.text;
+  const auto cublas = kl::bench::judge_claim(claim("matmul.cublas_sgemm", ""), results, roofline, gates, "H100");
+  EXPECT_TRUE(cublas.holds);  // 51.4 / 66.9 = 76.8% against the seed's 77%
+  EXPECT_NE(cublas.text.find("holds; not gated"), std::string::npos) << cublas.text;
+  const auto reduction = kl::bench::judge_claim(claims.back(), results, roofline, gates, "H100");
+  EXPECT_FALSE(reduction.measured);
+  EXPECT_EQ(reduction.text, "not measured in this run");
+
+  const std::string md =
+      kl::bench::lessons_markdown(claims, results, roofline, gates, "H100", "sm_90", "kernel-lab bench --lessons X");
+  EXPECT_EQ(md.rfind("<!-- Generated by `kernel-lab bench --lessons X`. Do not edit by hand", 0), 0u) << md;
+  EXPECT_NE(md.find("## Where H100 differs from the seeds"), std::string::npos) << md;
+  EXPECT_NE(md.find("\"tile 16 beats tile 32 through occupancy\": matmul.tiled_16 runs at 0.908x"), std::string::npos)
+      << md;
+}
