@@ -25,6 +25,7 @@ const std::vector<CommandSpec>& command_specs() {
       {"info", {}, {}, 0, false},
       {"run", run_flags(), {}, 1, false},
       {"coords", {"width", "height", "block", "order", "variant"}, {}, 0, false},
+      {"bench", {"family", "variant", "reps", "gates", "json", "markdown", "tsv", "lessons"}, {}, 0, false},
       {"sanitize", {"tool"}, {}, 0, true},
       {"expect", {"variant"}, {"against-fix"}, 1, false},
       {"repro", {}, {}, 1, false},
@@ -43,6 +44,14 @@ std::string usage() {
         sync: --blocks N --block B --budget-ms MS (watchdog budget); prints "completed" or
               "deadlock detected after X ms: ..."; exit 0 when that outcome is the predicted one
         all: --seed S (input data), --reps R (timed repetitions, default 20)
+  bench [--family F] [--variant V] [--reps N] [--gates FILE]
+        [--json FILE] [--markdown FILE] [--tsv FILE] [--lessons FILE]
+                                        measure every benchmarked variant at sizes that fill the GPU
+                                        (validated, L2 flushed, CUDA events, median and spread), each
+                                        as a ratio to a ceiling measured here (cuBLAS, CUB, copy) and
+                                        to the physical roofline; --gates: exit 1 if a gate fails after
+                                        re-measurement; --tsv: key, metric, value, median/min/max ms;
+                                        --lessons: write docs/LESSONS.md (seed claims vs measurements)
   coords --width W --height H --block BXxBY [--order col,row|row,col] [--variant V]
                                         print the grid of thread coordinates as the seeds do
   sanitize --tool T -- <command...>     run a command under compute-sanitizer T
@@ -54,8 +63,9 @@ std::string usage() {
   repro <finding>                       run the tool on one planted bug and print its report
   help                                  this text
 
-exit status: 0 ok; 1 a check failed or CUDA failed; 2 bad input, unsupported shape, no GPU
-or a missing tool.
+exit status: 0 ok; 1 a check failed, CUDA failed, a gate failed or a harness error (a result
+faster than the roofline); 2 bad input (flags, gates file), unsupported shape, no GPU or a
+missing tool.
 )";
 }
 
@@ -73,6 +83,7 @@ int main(const std::vector<std::string>& argv, std::ostream& out, std::ostream& 
     if (args.command == "info") return cmd_info(args, out);
     if (args.command == "run") return cmd_run(args, out);
     if (args.command == "coords") return cmd_coords(args, out);
+    if (args.command == "bench") return cmd_bench(args, out);
     if (args.command == "sanitize") return cmd_sanitize(args, out);
     if (args.command == "expect") return cmd_expect(args, out);
     if (args.command == "repro") return cmd_repro(args, out);

@@ -20,6 +20,7 @@ int cmd_list(const ParsedArgs& args, std::ostream& out);
 int cmd_info(const ParsedArgs& args, std::ostream& out);
 int cmd_run(const ParsedArgs& args, std::ostream& out);
 int cmd_coords(const ParsedArgs& args, std::ostream& out);
+int cmd_bench(const ParsedArgs& args, std::ostream& out);
 int cmd_sanitize(const ParsedArgs& args, std::ostream& out);
 int cmd_expect(const ParsedArgs& args, std::ostream& out);
 int cmd_repro(const ParsedArgs& args, std::ostream& out);

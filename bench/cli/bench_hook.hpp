@@ -1,0 +1,145 @@
+// The bench's per-family hooks and the context they measure in.
+//
+// Adding a family to `kernel-lab bench` is one hook file (bench_<family>.cpp) and one line in
+// bench_hooks.cpp. A hook has two functions:
+//   cases()    every case the family benches, read from its registry alone (no GPU): one per
+//              variant (and per dtype where the family has several). Planted variants and host
+//              references come back with a skip_reason and are never measured.
+//   measure()  one case at the bench size: build (or reuse) the inputs, then
+//              Bench::validated_timing (validate, time with L2 flushed, validate the timed
+//              output), and fill a bench::Result: the metric, the work, the ceiling it is read
+//              against (a ceiling from Bench, measured once per process) and the physical roof.
+// A family that cannot be benchmarked meaningfully gets a line with `excluded_because` instead.
+#pragma once
+
+#include "core/report.hpp"
+#include "core/repetitions.hpp"
+#include "core/result.hpp"
+#include "core/roofline.hpp"
+
+#include "kl/case_result.hpp"
+#include "kl/device_buffer.hpp"
+#include "kl/registry.hpp"
+#include "kl/timing.hpp"
+
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kl::cli {
+
+struct BenchCase {
+  std::string family;
+  std::string variant;
+  std::string dtype;        // "" unless the family benches several dtypes
+  std::string skip_reason;  // non-empty: listed as not benchmarked, never measured
+  std::string key() const { return family + "." + variant + (dtype.empty() ? "" : "." + dtype); }
+};
+
+class Bench;
+
+struct BenchHook {
+  const char* family;
+  // Non-null: the family is not benchmarked, for this reason (printed in every report).
+  const char* excluded_because;
+  std::vector<BenchCase> (*cases)();
+  // Throws on a failed check; the CLI turns that into exit status 1.
+  bench::Result (*measure)(const BenchCase&, Bench&);
+};
+
+// The one table of hooks (bench_hooks.cpp).
+const std::vector<BenchHook>& bench_hooks();
+// The hook of `family`, or nullptr.
+const BenchHook* find_bench_hook(const std::string& family);
+
+// What a hook measures with: device facts, the physical roofline, in-process ceilings, the
+// repetition policy, L2 flushing and the family's cached inputs. One per `kernel-lab bench`.
+class Bench {
+ public:
+  Bench(bench::RepetitionPolicy policy, std::ostream& log);
+  ~Bench();
+  Bench(const Bench&) = delete;
+  Bench& operator=(const Bench&) = delete;
+
+  const std::string& gpu() const { return gpu_; }
+  const std::string& arch() const { return arch_; }
+  const bench::Roofline& roofline() const { return roofline_; }
+  const std::vector<bench::Ceiling>& ceilings() const { return ceilings_; }
+  std::ostream& log() { return log_; }
+
+  // The bench's method for one case. `prepare` runs before every launch, untimed (poison the
+  // output, restore an in/out input); `work` is the timed launch; `check` reads the output
+  // and compares it with the oracle. Order: prepare, work, check (validate first); a pilot
+  // run that sizes the repetitions (about 200 ms of timed work, 3..50 runs, or --reps); the
+  // timed runs, each after prepare and an L2 flush; check again (the output of the timed runs).
+  // Throws std::runtime_error naming the case when a check fails.
+  TimingSummary validated_timing(const BenchCase& c, const std::function<void(cudaStream_t)>& prepare,
+                                 const std::function<void(cudaStream_t)>& work,
+                                 const std::function<CaseResult()>& check);
+
+  // A ceiling measured once per process: the first call runs `measure`, later calls reuse it.
+  double ceiling(const std::string& name, const std::string& metric, const std::string& how,
+                 const std::function<double()>& measure);
+  // Records a ceiling a case has just measured (cuBLAS SGEMM, CUB), unless already known.
+  void offer_ceiling(const std::string& name, const std::string& metric, const std::string& how, double value);
+  // Device-to-device cudaMemcpy of 1 GiB, GB/s of bytes read plus written: the memory-bound ceiling.
+  double d2d_copy_gbps();
+
+  // The family's inputs, built on first use and kept for its other cases and re-measurements.
+  template <class T>
+  T& state(const std::string& family) {
+    std::shared_ptr<void>& slot = states_[family];
+    if (!slot) slot = std::make_shared<T>();
+    return *static_cast<T*>(slot.get());
+  }
+
+ private:
+  void flush_l2(cudaStream_t stream);
+
+  bench::RepetitionPolicy policy_;
+  std::ostream& log_;
+  std::string gpu_, arch_;
+  bench::Roofline roofline_;
+  std::vector<bench::Ceiling> ceilings_;
+  DeviceBuffer<unsigned char> l2_flush_;
+  unsigned flush_round_ = 0;
+  std::map<std::string, std::shared_ptr<void>> states_;
+};
+
+// Helpers every hook shares.
+
+// Fills `words` 4-byte words with the lab's poison (a NaN payload for floats, a sentinel no
+// int output of the bench can equal), so an unwritten output fails its check.
+void poison_words(void* data, std::size_t words, cudaStream_t stream);
+
+// A result with the throughput of `work` units per run at t.median_ms: TFLOPS/TOPS for
+// operations (scale 1e12), GB/s for bytes (scale 1e9).
+bench::Result throughput_result(const BenchCase& c, const std::string& shape, const TimingSummary& t, double work,
+                                const std::string& metric, bench::Roof roof, double intensity);
+
+// Sets r's ceiling to its physical roof (for references such as cuBLAS, and for variants with
+// no library to compare with).
+void use_roof_as_ceiling(bench::Result& r, const bench::Roofline& roofline);
+
+// The cases of a registry table: one per variant, planted ones and host references skipped
+// with the reason. `dtypes` empty: one case per variant.
+template <class V>
+std::vector<BenchCase> cases_of(const std::string& family, std::span<const V> table,
+                                const std::vector<std::string>& dtypes = {});
+
+std::string skip_reason_of(const VariantInfo& info);
+
+template <class V>
+std::vector<BenchCase> cases_of(const std::string& family, std::span<const V> table,
+                                const std::vector<std::string>& dtypes) {
+  std::vector<BenchCase> out;
+  for (const std::string& dtype : dtypes.empty() ? std::vector<std::string>{""} : dtypes)
+    for (const V& v : table) out.push_back({family, v.info.name, dtype, skip_reason_of(v.info)});
+  return out;
+}
+
+}  // namespace kl::cli

@@ -1,0 +1,133 @@
+// Bench hooks of matmul (TFLOPS at 4096^3 against cuBLAS SGEMM measured here; GemmEx FP16
+// against the tensor-core roof) and imatmul (int32 TOPS at n = 4096 against the issue bound).
+// Outputs are checked on 16 whole rows and 16 whole columns of C: the full double oracle of a
+// 4096^3 product would take minutes on the host.
+#include "bench_hook.hpp"
+#include "sampled_product.hpp"
+
+#include "kl/matmul.hpp"
+
+namespace kl::cli {
+namespace {
+
+constexpr std::int64_t bench_n = 4096;  // the seeds' size; it fills every SM many times over
+constexpr std::uint64_t bench_seed = 1;
+
+std::string cube_text(std::int64_t n, const char* precision) {
+  return "m=n=k=" + std::to_string(n) + " " + precision;
+}
+
+// ---- matmul
+
+struct MatmulInputs {
+  bool ready = false;
+  matmul::Shape shape{bench_n, bench_n, bench_n, false};
+  matmul::Inputs host;
+  DeviceBuffer<float> a, b, c;
+  std::map<matmul::InputPrecision, std::vector<ExpectedElement>> expected;
+
+  void build() {
+    if (ready) return;
+    host = matmul::make_inputs(shape, matmul::Data::random, bench_seed);
+    a = DeviceBuffer<float>(std::span<const float>(host.a));
+    b = DeviceBuffer<float>(std::span<const float>(host.b));
+    c = DeviceBuffer<float>(static_cast<std::size_t>(shape.m * shape.n));
+    ready = true;
+  }
+
+  // The sampled oracle of the inputs the variant multiplies (FP16-rounded for GemmEx).
+  const std::vector<ExpectedElement>& expected_for(matmul::InputPrecision p) {
+    auto it = expected.find(p);
+    if (it != expected.end()) return it->second;
+    std::vector<float> a_in = host.a, b_in = host.b;
+    if (p == matmul::InputPrecision::fp16) {
+      for (float& x : a_in) x = matmul::round_to_fp16(x);
+      for (float& x : b_in) x = matmul::round_to_fp16(x);
+    }
+    auto bound = [p](std::int64_t terms, double abs_sum) { return matmul::element_bound(terms, p, abs_sum); };
+    return expected[p] = sampled_product<double>(a_in, b_in, shape.m, shape.n, shape.k, bound);
+  }
+};
+
+}  // namespace
+
+std::vector<BenchCase> matmul_bench_cases() { return cases_of<matmul::Variant>("matmul", matmul::variants()); }
+
+bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
+  const matmul::Variant& v = matmul::variant(c.variant);
+  MatmulInputs& in = ctx.state<MatmulInputs>("matmul");
+  in.build();
+  const matmul::Args args{in.a.data(), in.b.data(), nullptr, in.c.data(), in.shape};
+  // Setup is not the kernel's cost: B transposed (uncoalesced) or A and B in FP16 (GemmEx) are
+  // staged once here, and only the kernel is timed.
+  v.stage_inputs(args);
+  const std::vector<ExpectedElement>& want = in.expected_for(v.precision);
+  const TimingSummary t = ctx.validated_timing(
+      c, [&](cudaStream_t s) { poison_words(in.c.data(), in.c.size(), s); },
+      [&](cudaStream_t s) { v.launch_kernel(args, s); }, [&] { return compare_sampled(in.c.download(), want); });
+
+  const bool tensor = v.precision == matmul::InputPrecision::fp16;
+  const double n = static_cast<double>(bench_n);
+  const double flops = 2.0 * n * n * n;
+  const double bytes = 2.0 * n * n * (tensor ? 2.0 : 4.0) + n * n * 4.0;  // A, B read once; C written once
+  bench::Result r = throughput_result(c, cube_text(bench_n, tensor ? "fp16 in, fp32 out" : "fp32"), t, flops,
+                                      "TFLOPS", tensor ? bench::Roof::fp16_tensor : bench::Roof::fp32, flops / bytes);
+  const std::string how = "cuBLAS SGEMM " + cube_text(bench_n, "FP32 (no TF32)") + ", median of the bench's timing";
+  if (v.info.role == Role::reference) {
+    use_roof_as_ceiling(r, ctx.roofline());
+    ctx.offer_ceiling("cublas_sgemm", "TFLOPS", how, r.value);
+  } else if (tensor) {
+    use_roof_as_ceiling(r, ctx.roofline());  // no FP16 library ceiling beyond GemmEx itself
+  } else {
+    r.ceiling = "cublas_sgemm";
+    r.ceiling_value = ctx.ceiling("cublas_sgemm", "TFLOPS", how, [&] {
+      return matmul_bench_measure({"matmul", matmul::variants().front().info.name, "", ""}, ctx).value;
+    });
+  }
+  return r;
+}
+
+// ---- imatmul
+
+namespace {
+
+struct ImatmulInputs {
+  bool ready = false;
+  imatmul::Shape shape{bench_n};
+  imatmul::Inputs host;
+  DeviceBuffer<std::int32_t> a, b, c;
+  std::vector<ExpectedElement> expected;
+
+  void build() {
+    if (ready) return;
+    host = imatmul::make_inputs(shape, bench_seed);
+    a = DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(host.a));
+    b = DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(host.b));
+    c = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(shape.n * shape.n));
+    expected = sampled_product<std::int64_t>(host.a, host.b, shape.n, shape.n, shape.n,
+                                             [](std::int64_t, double) { return 0.0; });  // exact
+    ready = true;
+  }
+};
+
+}  // namespace
+
+std::vector<BenchCase> imatmul_bench_cases() { return cases_of<imatmul::Variant>("imatmul", imatmul::variants()); }
+
+bench::Result imatmul_bench_measure(const BenchCase& c, Bench& ctx) {
+  const imatmul::Variant& v = imatmul::variant(c.variant);
+  ImatmulInputs& in = ctx.state<ImatmulInputs>("imatmul");
+  in.build();
+  const imatmul::Args args{in.a.data(), in.b.data(), in.c.data(), in.shape};
+  const TimingSummary t = ctx.validated_timing(
+      c, [&](cudaStream_t s) { poison_words(in.c.data(), in.c.size(), s); },
+      [&](cudaStream_t s) { v.launch(args, s); }, [&] { return compare_sampled(in.c.download(), in.expected); });
+  const double n = static_cast<double>(bench_n);
+  const double ops = 2.0 * n * n * n;
+  bench::Result r = throughput_result(c, "n=" + std::to_string(bench_n) + " int32", t, ops, "TOPS", bench::Roof::int32,
+                                      ops / (3.0 * n * n * 4.0));
+  use_roof_as_ceiling(r, ctx.roofline());  // no int32 GEMM library to compare with
+  return r;
+}
+
+}  // namespace kl::cli

@@ -1,0 +1,79 @@
+// Bench hook of the reduction family: GB/s over 2^28 elements (1 GiB, twenty times the H100's
+// L2), on float and int. Every rung is read against CUB's sum of the same dtype, measured here;
+// CUB itself against the device-to-device copy. Float is the gated dtype (bench/gates.conf):
+// its sums match the seeds' ladder in cost, and int adds the same 4-byte traffic.
+#include "bench_hook.hpp"
+
+#include "kl/reduction.hpp"
+
+#include <bit>
+
+namespace kl::cli {
+namespace {
+
+constexpr std::int64_t bench_n = std::int64_t{1} << 28;  // also the largest exact int n
+constexpr int bench_block = 256;
+constexpr std::uint64_t bench_seed = 1;
+
+struct ReductionInput {
+  reduction::Shape shape;
+  reduction::Oracle want;
+  DeviceBuffer<std::uint32_t> x;  // 4-byte elements of either dtype
+  DeviceBuffer<std::uint32_t> sum{1};
+};
+
+struct ReductionInputs {
+  std::map<std::string, ReductionInput> by_dtype;
+
+  ReductionInput& get(const std::string& dtype) {
+    auto it = by_dtype.find(dtype);
+    if (it != by_dtype.end()) return it->second;
+    ReductionInput& in = by_dtype[dtype];
+    in.shape = {bench_n, bench_block, reduction::parse_dtype(dtype)};
+    const reduction::Inputs host = reduction::make_inputs(in.shape, bench_seed);
+    in.want = reduction::oracle(in.shape.dtype, host);
+    in.x = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(bench_n));
+    const void* src = in.shape.dtype == reduction::Dtype::i32 ? static_cast<const void*>(host.i.data()) : host.f.data();
+    KL_CUDA_CHECK(cudaMemcpy(in.x.data(), src, in.x.bytes(), cudaMemcpyHostToDevice));
+    return in;
+  }
+};
+
+CaseResult check_sum(const ReductionInput& in) {
+  const std::uint32_t bits = in.sum.download()[0];
+  if (in.shape.dtype == reduction::Dtype::i32) return reduction::compare_sum(in.shape.n, std::bit_cast<int>(bits), in.want);
+  return reduction::compare_sum(in.shape.n, std::bit_cast<float>(bits), in.want);
+}
+
+}  // namespace
+
+std::vector<BenchCase> reduction_bench_cases() {
+  return cases_of<reduction::Variant>("reduction", reduction::variants(), {"float", "int"});
+}
+
+bench::Result reduction_bench_measure(const BenchCase& c, Bench& ctx) {
+  const reduction::Variant& v = reduction::variant(c.variant);
+  ReductionInput& in = ctx.state<ReductionInputs>("reduction").get(c.dtype);
+  const reduction::Args args{in.x.data(), in.sum.data(), in.shape};
+  const TimingSummary t = ctx.validated_timing(
+      c, [&](cudaStream_t s) { poison_words(in.sum.data(), 1, s); }, [&](cudaStream_t s) { v.launch(args, s); },
+      [&] { return check_sum(in); });
+  const double bytes = 4.0 * static_cast<double>(bench_n);
+  bench::Result r = throughput_result(c, "n=2^28 block=" + std::to_string(bench_block) + " " + c.dtype, t, bytes,
+                                      "GB/s", bench::Roof::dram_bandwidth, 0.25);  // one add per 4-byte element
+  const std::string cub = "cub_sum." + c.dtype;
+  const std::string how = "cub::DeviceReduce::Sum over 2^28 " + c.dtype + "s, GB/s of bytes read";
+  if (v.info.role == Role::reference) {
+    r.ceiling = "d2d_copy";
+    r.ceiling_value = ctx.d2d_copy_gbps();
+    ctx.offer_ceiling(cub, "GB/s", how, r.value);
+  } else {
+    r.ceiling = cub;
+    r.ceiling_value = ctx.ceiling(cub, "GB/s", how, [&] {
+      return reduction_bench_measure({"reduction", reduction::variants().front().info.name, c.dtype, ""}, ctx).value;
+    });
+  }
+  return r;
+}
+
+}  // namespace kl::cli

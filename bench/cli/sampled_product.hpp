@@ -1,0 +1,90 @@
+// The bench's oracle for a 4096^3 product: 16 whole rows and 16 whole columns of C (evenly
+// spaced, first and last included), computed cache-friendly on the host in about a second.
+// Comparing every element would need the full oracle, minutes of host time per shape.
+#pragma once
+
+#include "kl/case_result.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <type_traits>
+#include <vector>
+
+namespace kl::cli {
+
+struct ExpectedElement {
+  std::size_t index = 0;  // row * n + col
+  double value = 0;
+  double bound = 0;  // |got - value| allowed
+};
+
+inline constexpr int sampled_lines = 16;
+
+inline std::vector<std::int64_t> evenly_spaced(std::int64_t extent) {
+  std::vector<std::int64_t> at;
+  for (int s = 0; s < sampled_lines; ++s) {
+    const std::int64_t i = (extent - 1) * s / (sampled_lines - 1);
+    if (at.empty() || at.back() != i) at.push_back(i);
+  }
+  return at;
+}
+
+// C = A B (row-major, m x k times k x n) on the sampled rows and columns, accumulated in Acc
+// (double for floats, int64 for ints, exact for the lab's int inputs); `bound(k, sum|a b|)` is
+// the error allowed at each element.
+template <class Acc, class T>
+std::vector<ExpectedElement> sampled_product(const std::vector<T>& a, const std::vector<T>& b, std::int64_t m,
+                                             std::int64_t n, std::int64_t k,
+                                             const std::function<double(std::int64_t, double)>& bound) {
+  auto at = [](std::int64_t i) { return static_cast<std::size_t>(i); };
+  std::vector<ExpectedElement> out;
+  const std::vector<std::int64_t> rows = evenly_spaced(m), cols = evenly_spaced(n);
+  std::vector<Acc> sum(at(n));
+  std::vector<double> magnitude(at(n));
+  for (const std::int64_t i : rows) {  // a row of C: stream the rows of B
+    std::fill(sum.begin(), sum.end(), Acc{0});
+    std::fill(magnitude.begin(), magnitude.end(), 0.0);
+    for (std::int64_t kk = 0; kk < k; ++kk) {
+      const Acc x = static_cast<Acc>(a[at(i * k + kk)]);
+      const T* b_row = &b[at(kk * n)];
+      for (std::int64_t j = 0; j < n; ++j) {
+        const Acc p = x * static_cast<Acc>(b_row[j]);
+        sum[at(j)] += p;
+        if constexpr (std::is_floating_point_v<Acc>) magnitude[at(j)] += std::fabs(p);
+      }
+    }
+    for (std::int64_t j = 0; j < n; ++j)
+      out.push_back({at(i * n + j), static_cast<double>(sum[at(j)]), bound(k, magnitude[at(j)])});
+  }
+  std::vector<Acc> b_col(at(k));
+  for (const std::int64_t j : cols) {  // a column of C: gather the column of B once
+    for (std::int64_t kk = 0; kk < k; ++kk) b_col[at(kk)] = static_cast<Acc>(b[at(kk * n + j)]);
+    for (std::int64_t i = 0; i < m; ++i) {
+      Acc s{0};
+      double mag = 0;
+      for (std::int64_t kk = 0; kk < k; ++kk) {
+        const Acc p = static_cast<Acc>(a[at(i * k + kk)]) * b_col[at(kk)];
+        s += p;
+        if constexpr (std::is_floating_point_v<Acc>) mag += std::fabs(p);
+      }
+      out.push_back({at(i * n + j), static_cast<double>(s), bound(k, mag)});
+    }
+  }
+  return out;
+}
+
+// Compares the sampled elements; NaN (the float poison) fails, so does the int poison.
+template <class T>
+CaseResult compare_sampled(const std::vector<T>& got, const std::vector<ExpectedElement>& want) {
+  CaseResult r;
+  for (const ExpectedElement& e : want) {
+    ++r.checked;
+    const double g = static_cast<double>(got[e.index]);
+    if (!(std::fabs(g - e.value) <= e.bound)) r.add_mismatch({e.index, g, e.value, e.bound});
+  }
+  return r;
+}
+
+}  // namespace kl::cli

@@ -1,0 +1,141 @@
+// `kernel-lab bench` refuses bad input with exit status 2 and a message naming the problem,
+// before touching a GPU; and the hook table, the perf tests and bench/gates.conf agree.
+#include "bench_hook.hpp"
+#include "bench_selection.hpp"
+#include "cli.hpp"
+#include "core/gates.hpp"
+
+#include "kl/registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace {
+
+struct Outcome {
+  int code;
+  std::string err;
+};
+
+Outcome run(const std::vector<std::string>& argv) {
+  std::ostringstream out, err;
+  const int code = kl::cli::main(argv, out, err);
+  return {code, err.str()};
+}
+
+void expect_exit_2(const std::vector<std::string>& argv, const std::string& message) {
+  const Outcome o = run(argv);
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find(message), std::string::npos) << "stderr: " << o.err;
+}
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+std::set<std::string> benched_keys() {
+  std::set<std::string> keys;
+  for (const kl::cli::BenchHook& h : kl::cli::bench_hooks())
+    if (!h.excluded_because)
+      for (const kl::cli::BenchCase& c : h.cases())
+        if (c.skip_reason.empty()) keys.insert(c.key());
+  return keys;
+}
+
+}  // namespace
+
+TEST(BenchCli, UnknownFamilyVariantAndExcludedOnes) {
+  expect_exit_2({"bench", "--family", "nosuch"}, "unknown family 'nosuch' (benchmarked: matmul, imatmul, reduction");
+  expect_exit_2({"bench", "--family", "matmul", "--variant", "nosuch"},
+                "unknown variant 'nosuch' in family 'matmul' (benchmarked: cublas_sgemm, uncoalesced");
+  expect_exit_2({"bench", "--variant", "naive"}, "--variant 'naive' needs --family, or the form family.variant");
+  expect_exit_2({"bench", "--variant", "reduction.nosuch"}, "unknown variant 'nosuch' in family 'reduction'");
+  expect_exit_2({"bench", "--family", "sync"}, "family 'sync' is not benchmarked: the deadlock lab");
+  expect_exit_2({"bench", "--family", "matmul", "--variant", "tiled_missing_second_sync"},
+                "matmul.tiled_missing_second_sync is not benchmarked: planted bug");
+  expect_exit_2({"bench", "--variant", "elementwise.cpu_oracle_add"}, "is not benchmarked: host reference");
+}
+
+TEST(BenchCli, BadFlags) {
+  expect_exit_2({"bench", "--reps", "0"}, "--reps must be in [1, 1000]");
+  expect_exit_2({"bench", "--reps", "many"}, "--reps expects an integer");
+  expect_exit_2({"bench", "--speed", "1"}, "unknown flag --speed for 'bench'");
+  expect_exit_2({"bench", "--json"}, "--json needs a value");
+  expect_exit_2({"bench", "--family", "elementwise", "--json", "/nonexistent/dir/out.json"},
+                "--json: cannot write '/nonexistent/dir/out.json'");
+}
+
+TEST(BenchCli, BadGatesFileNamesTheLine) {
+  const std::string path = testing::TempDir() + "bad_gates.conf";
+  std::ofstream(path) << "[default]\nmin_ratio matmul.naive >= 0.07\norder matmul.naive > 2 x matmul.uncoalesced\n";
+  expect_exit_2({"bench", "--family", "matmul", "--gates", path}, path + ":3: expected `order KEY_A >= K x KEY_B`");
+  expect_exit_2({"bench", "--gates", "/nonexistent/gates.conf"}, "cannot read gates file '/nonexistent/gates.conf'");
+}
+
+TEST(BenchSelection, PlantedAndHostReferencesAreNeverMeasured) {
+  const kl::cli::BenchSelection all = kl::cli::select_bench_cases("", "");
+  for (const kl::cli::BenchCase& c : all.cases) {
+    const kl::VariantInfo& info = kl::find_info(c.family + "." + c.variant);
+    EXPECT_FALSE(info.planted()) << c.key();
+    EXPECT_NE(c.variant.rfind("cpu_oracle", 0), 0u) << c.key();
+  }
+  std::set<std::string> excluded;
+  for (const auto& e : all.excluded) excluded.insert(e.what);
+  EXPECT_TRUE(excluded.count("sync"));
+  EXPECT_TRUE(excluded.count("quicksort"));
+  EXPECT_TRUE(excluded.count("matmul.tiled_missing_second_sync"));
+  EXPECT_TRUE(excluded.count("reduction.unroll_last_warp_no_volatile.float"));
+  EXPECT_TRUE(excluded.count("basics.hello"));
+  // Flawed variants are benchmarked: correct results, a checker's finding.
+  EXPECT_TRUE(benched_keys().count("reduction.unroll_last_warp.float"));
+  EXPECT_EQ(all.complete_families.size(), 6u);
+  const kl::cli::BenchSelection one = kl::cli::select_bench_cases("reduction", "grid_stride");
+  ASSERT_EQ(one.cases.size(), 2u);  // float and int
+  EXPECT_EQ(one.cases[0].key(), "reduction.grid_stride.float");
+  EXPECT_TRUE(one.complete_families.empty());
+}
+
+// Every catalogue family has a hook line (benched, or excluded with a reason), and the perf
+// tests bench/CMakeLists.txt registers are exactly the benched families.
+TEST(BenchConsistency, HooksCoverTheCatalogueAndThePerfTests) {
+  std::set<std::string> catalogue_families, hooked, benched;
+  for (const kl::VariantInfo* v : kl::catalogue()) catalogue_families.insert(v->family);
+  for (const kl::cli::BenchHook& h : kl::cli::bench_hooks()) {
+    hooked.insert(h.family);
+    if (h.excluded_because) continue;
+    benched.insert(h.family);
+    EXPECT_TRUE(h.cases && h.measure) << h.family;
+  }
+  for (const std::string& f : catalogue_families)
+    EXPECT_TRUE(hooked.count(f)) << "family " << f
+                                 << " has no line in bench/cli/bench_hooks.cpp: add its bench hook, or an "
+                                    "exclusion with the reason";
+  const std::string list = env("KL_BENCH_FAMILIES_FILE");
+  ASSERT_FALSE(list.empty()) << "KL_BENCH_FAMILIES_FILE is not set (run through ctest)";
+  std::ifstream in(list);
+  std::set<std::string> perf_tests;
+  for (std::string f; std::getline(in, f);)
+    if (!f.empty()) perf_tests.insert(f);
+  EXPECT_EQ(perf_tests, benched) << "KL_BENCH_FAMILIES in bench/PerfTier.cmake and the benched families of "
+                                    "bench/cli/bench_hooks.cpp differ";
+}
+
+// Every gate of the reviewed file names a result the bench produces: a typo would gate nothing.
+TEST(BenchConsistency, GatesFileNamesOnlyBenchedResults) {
+  const std::string path = env("KL_GATES_FILE");
+  ASSERT_FALSE(path.empty()) << "KL_GATES_FILE is not set (run through ctest)";
+  const kl::bench::GatesFile file = kl::bench::load_gates(path);
+  ASSERT_FALSE(file.gates.empty());
+  const std::set<std::string> keys = benched_keys();
+  for (const kl::bench::Gate& g : file.gates)
+    for (const std::string& k : g.keys())
+      EXPECT_TRUE(keys.count(k)) << path << ":" << g.line << ": " << g.name() << " names " << k
+                                 << ", which no bench hook produces";
+  // The gated architecture has a section.
+  EXPECT_FALSE(kl::bench::gates_for_arch(file, "sm_90").empty());
+}
