@@ -1,0 +1,65 @@
+# The perf tier: `kernel-lab bench` per family against bench/gates.conf (labels gpu and perf,
+# run serially: a timing shares the GPU with nothing), one test proving a gate bites, the
+# `lessons` target that regenerates docs/LESSONS.md, and profile-<family> targets (ncu).
+#
+# Each family's reports land in build/<preset>/perf/<family>.{json,md,tsv}; CI collects them.
+# The ctest preset `host` selects label ^host$ only, so it never runs these; `gpu` runs all.
+
+# The families with a bench hook (bench/cli/bench_hooks.cpp). kl.bench.consistency (host) fails
+# when this list and the hook table disagree.
+set(KL_BENCH_FAMILIES matmul imatmul reduction elementwise basics dispatch)
+string(REPLACE ";" "\n" _kl_bench_lines "${KL_BENCH_FAMILIES}")
+file(WRITE ${PROJECT_BINARY_DIR}/bench_families.txt "${_kl_bench_lines}\n")
+
+set(KL_GATES_FILE ${CMAKE_CURRENT_SOURCE_DIR}/gates.conf)
+set(KL_PERF_DIR ${PROJECT_BINARY_DIR}/perf)
+file(MAKE_DIRECTORY ${KL_PERF_DIR})
+
+# kl_add_perf_test(NAME n ARGS ... [TIMEOUT s]): a perf-tier test running kernel-lab.
+function(kl_add_perf_test)
+  cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "ARGS" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 600)
+  endif()
+  add_test(NAME ${ARG_NAME} COMMAND ${ARG_ARGS})
+  set_tests_properties(${ARG_NAME} PROPERTIES
+    LABELS "gpu;perf"
+    RUN_SERIAL TRUE
+    TIMEOUT ${ARG_TIMEOUT}
+    ENVIRONMENT "KL_CTEST_NAME=${ARG_NAME}")
+endfunction()
+
+foreach(family IN LISTS KL_BENCH_FAMILIES)
+  kl_add_perf_test(NAME kl.perf.${family}
+    ARGS $<TARGET_FILE:kernel-lab> bench --family ${family} --gates ${KL_GATES_FILE}
+         --json ${KL_PERF_DIR}/${family}.json --markdown ${KL_PERF_DIR}/${family}.md
+         --tsv ${KL_PERF_DIR}/${family}.tsv)
+endforeach()
+
+# A gate must be able to fail: one threshold no GPU can meet, on one cheap variant. The test
+# passes only if the bench exits 1 and its message names the gate, the measured ratio and the
+# threshold.
+kl_add_perf_test(NAME kl.perf.gate_bites
+  ARGS ${PROJECT_SOURCE_DIR}/tests/support/expect_exit.sh 1
+       "FAIL min_ratio\\(elementwise\\.add\\).*ratio to d2d_copy [0-9.]+ < threshold 1000"
+       $<TARGET_FILE:kernel-lab> bench --family elementwise --variant add
+       --gates ${CMAKE_CURRENT_SOURCE_DIR}/testdata/impossible_gate.conf)
+
+# docs/LESSONS.md is generated, never typed: the whole bench with the gates, on a GPU.
+add_custom_target(lessons
+  COMMAND $<TARGET_FILE:kernel-lab> bench --gates ${KL_GATES_FILE}
+          --lessons ${PROJECT_SOURCE_DIR}/docs/LESSONS.md
+          --json ${KL_PERF_DIR}/all.json --markdown ${KL_PERF_DIR}/all.md --tsv ${KL_PERF_DIR}/all.tsv
+  DEPENDS kernel-lab
+  USES_TERMINAL
+  COMMENT "kernel-lab bench (all families) -> docs/LESSONS.md")
+
+# profile-<family>: Nsight Compute on the variants a seed profiled, with the seed's metrics,
+# printed as seed 000's comparison table (bench/profile.sh). Fails with a clear message without ncu.
+foreach(family matmul reduction)
+  add_custom_target(profile-${family}
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/profile.sh $<TARGET_FILE:kernel-lab> ${family}
+    DEPENDS kernel-lab
+    USES_TERMINAL
+    COMMENT "ncu --clock-control none on ${family}'s profiled variants")
+endforeach()

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# profile.sh KERNEL_LAB FAMILY: Nsight Compute on the variants a seed profiled, with the seed's
+# metrics, printed as seed 000's comparison table (one column per variant).
+#   matmul:    naive vs uncoalesced (seed 000/003's coalescing table), tiled_16 vs tiled_32
+#              (seed 003's occupancy table), at 4096^3
+#   reduction: the ladder's rungs on 2^28 floats
+# ncu runs with --clock-control none (the GPU's own boost clock, as the bench times it) on the
+# first launch of the variant's kernel in `kernel-lab run ... --reps 1`. Set NCU to pick a
+# binary; without ncu the script says so and exits 2.
+set -euo pipefail
+
+if [ $# -ne 2 ]; then
+  echo "usage: $0 KERNEL_LAB matmul|reduction" >&2
+  exit 2
+fi
+kernel_lab=$1 family=$2
+ncu=${NCU:-ncu}
+if ! command -v "$ncu" >/dev/null 2>&1; then
+  for candidate in /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu; do
+    [ -x "$candidate" ] && ncu=$candidate && break
+  done
+fi
+if ! command -v "$ncu" >/dev/null 2>&1; then
+  echo "profile.sh: ncu (Nsight Compute) not found on PATH or in /usr/local/cuda/bin: install Nsight Compute or set NCU=/path/to/ncu" >&2
+  exit 2
+fi
+
+case $family in
+  matmul)
+    variants=(naive uncoalesced tiled_16 tiled_32)
+    run_args=(--m 4096 --n 4096 --k 4096 --reps 1)
+    kernels='matmul|matmul_uncoalesced|tiled_matmul'  # never cuBLAS's, nor the B transpose
+    ;;
+  reduction)
+    variants=(block_reduction first_add_during_load unroll_last_warp complete_unrolling grid_stride warp_shuffle)
+    run_args=(--n 268435456 --dtype float --reps 1)
+    kernels='naiveSum|blockReduction|blkReduct|block_reduction|warpShuffleSum'  # never CUB's
+    ;;
+  *)
+    echo "profile.sh: no profile for family '$family' (matmul, reduction)" >&2
+    exit 2
+    ;;
+esac
+
+# label|metric: seed 000's table rows.
+rows=(
+  "Compute (SM) Throughput|sm__throughput.avg.pct_of_peak_sustained_elapsed"
+  "Memory Throughput|gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"
+  "DRAM Throughput|gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"
+  "L1/TEX Cache Throughput|l1tex__throughput.avg.pct_of_peak_sustained_active"
+  "L2 Cache Throughput|lts__throughput.avg.pct_of_peak_sustained_elapsed"
+  "Achieved Occupancy|sm__warps_active.avg.pct_of_peak_sustained_active"
+  "Duration|gpu__time_duration.sum"
+  "Elapsed Cycles|gpc__cycles_elapsed.max"
+  "SM Active Cycles|sm__cycles_active.avg"
+  "DRAM Active Cycles (avg)|dram__cycles_active.avg"
+)
+metrics=$(printf '%s\n' "${rows[@]}" | cut -d'|' -f2 | paste -sd, -)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Prints "metric<TAB>value<TAB>unit" lines from ncu's --csv --page raw log: a header row naming
+# the metrics, a units row, then one row for the profiled kernel.
+extract() {
+  awk '
+    function split_csv(line, out,    n, i, c, field, quoted) {
+      n = 0; field = ""; quoted = 0
+      for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (c == "\"") { quoted = !quoted; continue }
+        if (c == "," && !quoted) { out[++n] = field; field = ""; continue }
+        field = field c
+      }
+      out[++n] = field
+      return n
+    }
+    /^==/ { next }
+    !header && /^"ID"/ { header = split_csv($0, names); next }
+    header && !units_seen { units_seen = 1; split_csv($0, units); if (units[1] == "") next }
+    header && !done { split_csv($0, values); for (i = 1; i <= header; i++) print names[i] "\t" values[i] "\t" units[i]; done = 1 }
+  ' "$1"
+}
+
+for v in "${variants[@]}"; do
+  echo "profiling $family.$v ..." >&2
+  # The function name alone, with or without namespace and template arguments.
+  if ! "$ncu" --clock-control none --kernel-name "regex:(^|::)($kernels)(<.*>)?\$" --launch-count 1 --metrics "$metrics" \
+       --csv --page raw --log-file "$work/$v.csv" "$kernel_lab" run "$family.$v" "${run_args[@]}" >"$work/$v.out" 2>&1; then
+    echo "profile.sh: ncu failed on $family.$v:" >&2
+    cat "$work/$v.out" "$work/$v.csv" >&2 || true
+    exit 1
+  fi
+  extract "$work/$v.csv" >"$work/$v.tsv"
+  if [ ! -s "$work/$v.tsv" ]; then
+    echo "profile.sh: ncu profiled no kernel matching /$kernels/ in $family.$v; its log:" >&2
+    cat "$work/$v.csv" >&2
+    exit 1
+  fi
+done
+
+# The comparison table, as seed 000 prints it.
+{
+  printf '| Metric |'
+  for v in "${variants[@]}"; do printf ' %s |' "$v"; done
+  printf ' Unit |\n|---|'
+  for v in "${variants[@]}"; do printf -- '---|'; done
+  printf -- '---|\n'
+  for row in "${rows[@]}"; do
+    label=${row%%|*} metric=${row#*|}
+    printf '| %s |' "$label"
+    unit=
+    for v in "${variants[@]}"; do
+      line=$(awk -F'\t' -v m="$metric" '$1 == m' "$work/$v.tsv")
+      printf ' %s |' "$(cut -f2 <<<"$line")"
+      [ -n "$unit" ] || unit=$(cut -f3 <<<"$line")
+    done
+    printf ' %s |\n' "$unit"
+  done
+}
+echo
+echo "ncu --clock-control none, first launch of each variant's kernel in: $kernel_lab run $family.<variant> ${run_args[*]}"
