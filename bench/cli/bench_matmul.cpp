@@ -81,7 +81,9 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
   } else {
     r.ceiling = "cublas_sgemm";
     r.ceiling_value = ctx.ceiling("cublas_sgemm", "TFLOPS", how, [&] {
-      return matmul_bench_measure({"matmul", matmul::variants().front().info.name, "", ""}, ctx).value;
+      const bench::Result ref = matmul_bench_measure({"matmul", matmul::variants().front().info.name, "", ""}, ctx);
+      bench::check_against_roofline(ref, ctx.roofline());  // a ceiling must be physical too
+      return ref.value;
     });
   }
   return r;

@@ -70,7 +70,10 @@ bench::Result reduction_bench_measure(const BenchCase& c, Bench& ctx) {
   } else {
     r.ceiling = cub;
     r.ceiling_value = ctx.ceiling(cub, "GB/s", how, [&] {
-      return reduction_bench_measure({"reduction", reduction::variants().front().info.name, c.dtype, ""}, ctx).value;
+      const bench::Result ref =
+          reduction_bench_measure({"reduction", reduction::variants().front().info.name, c.dtype, ""}, ctx);
+      bench::check_against_roofline(ref, ctx.roofline());  // a ceiling must be physical too
+      return ref.value;
     });
   }
   return r;
