@@ -1,5 +1,7 @@
 #include "property.hpp"
 
+#include "kl/test_env.hpp"
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -27,10 +29,13 @@ std::string replay_lines(const std::string& id, const rc::detail::Reproduce& rep
   for (const char c : ctest_name) escaped += c == '.' ? std::string("\\.") : std::string(1, c);
 
   std::string lines = "Replay this shrunk case:\n";
-  if (!ctest_name.empty())
+  // A slow-tier ctest entry sets RC_PARAMS itself (its case count), which would override the
+  // replay's; the binary line with the tier switch replays it instead.
+  const std::string tier = kl::slow_tier() ? "KL_PROPERTY_TIER=slow " : "";
+  if (!ctest_name.empty() && tier.empty())
     lines += "  RC_PARAMS=\"" + params + "\" ctest --preset " KL_PRESET " -R '^" + escaped +
              "$' --output-on-failure\n";
-  lines += "  RC_PARAMS=\"" + params + "\" " + binary + " --gtest_filter=" + filter + "\n";
+  lines += "  " + tier + "RC_PARAMS=\"" + params + "\" " + binary + " --gtest_filter=" + filter + "\n";
   return lines;
 }
 
