@@ -16,7 +16,7 @@ Shape one_d(int n, int block, std::int64_t threads = 0) { return {1, n, {block, 
 Shape matrix(int rows, int cols, kl::Dim2 block) { return {rows, cols, block, 0}; }
 }  // namespace
 
-// Seed: fill_arr<<<1, N>>>(X) with N = 1024.
+// Seed: fill_arr launched as one block of N = 1024 threads.
 TEST(BasicsSeed, FillArrOneBlockOf1024) {
   const CaseResult r = run("fill_arr", one_d(1024, 1024));
   EXPECT_TRUE(r.ok()) << r.describe();
