@@ -15,8 +15,8 @@ __global__ void naiveRiemannSum(double a, double dx, long long N, double *result
   idx += threadIdx.x;
 
   double sum = 0.0;
-  // Each thread processes
-  // multiple intervals using
+  // Each thread processes multiple intervals using a grid-stride loop (the seed's comment is cut
+  // off here); under this rung's launch, one thread per interval, the loop runs at most once.
   for (long long i = idx; i < N; i += static_cast<long long>(blockDim.x) * gridDim.x) {
     double x = a + i * dx;
     sum += f(x) * dx;
