@@ -97,24 +97,20 @@ function(kl_add_gpu_test)
   endforeach()
 endfunction()
 
-# kl_add_slow_tier(NAME n TARGET t CASES c [FILTER gtest-pattern] [TIMEOUT s])
-# The slow tier of a property binary: the same properties with KL_PROPERTY_TIER=slow, which makes
-# the generators draw large shapes (read by kl/test_env.hpp), and only CASES cases per property
-# because each large case costs seconds. Labels gpu, property, slow; part of the gpu preset; no
-# sanitizer runs (the sanitizer tier covers the same code on small shapes).
-function(kl_add_slow_tier)
-  cmake_parse_arguments(ARG "" "NAME;TARGET;CASES;FILTER;TIMEOUT" "" ${ARGN})
+# kl_add_slow_property_test(NAME n TARGET t [FILTER gtest-pattern] [TIMEOUT s])
+# The slow tier of a property binary: the same binary with KL_PROPERTY_TIER=slow, under which
+# generators draw the large shapes (kl/test_env.hpp) and each property runs
+# kl::prop::slow_tier_cases cases unless RC_PARAMS sets max_success. Labels gpu, property, slow,
+# so `ctest --preset gpu` runs it and `-LE slow` leaves it out. No sanitizer runs: the shapes
+# are far too large for the tools.
+function(kl_add_slow_property_test)
+  cmake_parse_arguments(ARG "" "NAME;TARGET;FILTER;TIMEOUT" "" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 900)
   endif()
-  set(filter_arg)
-  if(ARG_FILTER)
-    set(filter_arg FILTER ${ARG_FILTER})
-  endif()
-  kl_add_gpu_test(NAME ${ARG_NAME} TARGET ${ARG_TARGET} LABELS "property;slow" TIMEOUT ${ARG_TIMEOUT}
-                  NO_SANITIZERS ${filter_arg})
-  set_property(TEST ${ARG_NAME} APPEND PROPERTY ENVIRONMENT
-               "KL_PROPERTY_TIER=slow" "RC_PARAMS=max_success=${ARG_CASES}")
+  kl_add_gpu_test(NAME ${ARG_NAME} TARGET ${ARG_TARGET} FILTER "${ARG_FILTER}" TIMEOUT ${ARG_TIMEOUT}
+                  LABELS "property;slow" NO_SANITIZERS)
+  set_property(TEST ${ARG_NAME} APPEND PROPERTY ENVIRONMENT "KL_PROPERTY_TIER=slow")
 endfunction()
 
 # kl_add_planted_finding(NAME repro-name TOOL tool)
