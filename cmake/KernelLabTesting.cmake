@@ -97,6 +97,22 @@ function(kl_add_gpu_test)
   endforeach()
 endfunction()
 
+# kl_add_slow_property_test(NAME n TARGET t [FILTER gtest-pattern] [TIMEOUT s])
+# The slow tier of a property binary: the same binary with KL_PROPERTY_TIER=slow, under which
+# generators draw the large shapes (kl/test_env.hpp) and each property runs
+# kl::prop::slow_tier_cases cases unless RC_PARAMS sets max_success. Labels gpu, property, slow,
+# so `ctest --preset gpu` runs it and `-LE slow` leaves it out. No sanitizer runs: the shapes
+# are far too large for the tools.
+function(kl_add_slow_property_test)
+  cmake_parse_arguments(ARG "" "NAME;TARGET;FILTER;TIMEOUT" "" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 900)
+  endif()
+  kl_add_gpu_test(NAME ${ARG_NAME} TARGET ${ARG_TARGET} FILTER "${ARG_FILTER}" TIMEOUT ${ARG_TIMEOUT}
+                  LABELS "property;slow" NO_SANITIZERS)
+  set_property(TEST ${ARG_NAME} APPEND PROPERTY ENVIRONMENT "KL_PROPERTY_TIER=slow")
+endfunction()
+
 # kl_add_planted_finding(NAME repro-name TOOL tool)
 # For a planted bug declared in a family registry (kl::ExpectedFinding::repro == NAME):
 #  - kl.expect.NAME: passes only if TOOL reports the registered pattern on the planted case;

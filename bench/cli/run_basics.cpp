@@ -1,4 +1,5 @@
-// `kernel-lab run basics.<variant>`: hello takes --blocks B --threads T (threads per block);
+// `kernel-lab run basics.<variant>`: hello and atomic_counter take --blocks B --threads T
+// (threads per block);
 // matr and sum_matr --rows R --cols C --block BXxBY; the 1-D kernels --n N --block B, and the
 // two access kernels also --threads T (threads in all, a multiple of the block).
 #include "run_support.hpp"
@@ -15,9 +16,11 @@ namespace {
 basics::Shape basics_shape(basics::Kernel k, const ParsedArgs& a) {
   using basics::Kernel;
   basics::Shape s;
-  if (k == Kernel::hello) {
-    s.cols = static_cast<int>(a.integer("blocks", 2, -wide_range, wide_range));
-    s.block = {static_cast<int>(a.integer("threads", 4, -wide_range, wide_range)), 1};
+  if (k == Kernel::hello || k == Kernel::counter) {
+    // hello: the seed's BLOCKS = 2, THREADS = 4; the counter: a million contending adds.
+    const bool hello = k == Kernel::hello;
+    s.cols = static_cast<int>(a.integer("blocks", hello ? 2 : 1024, -wide_range, wide_range));
+    s.block = {static_cast<int>(a.integer("threads", hello ? 4 : 1024, -wide_range, wide_range)), 1};
     return s;
   }
   if (k == Kernel::matr || k == Kernel::sum_matr) {
@@ -60,6 +63,12 @@ int run_basics(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) 
   const void* first = v.kernel == basics::Kernel::dot3 ? static_cast<const void*>(a3.data()) : x.data();
   const TimingSummary t =
       time_device_work([&](cudaStream_t s) { v.launch({first, b3.data(), z.data(), shape}, s); }, 3, reps);
+  if (v.kernel == basics::Kernel::counter) {
+    print_timing(out, t, 0);
+    out << "throughput: " << static_cast<double>(shape.cols) * shape.block.x / (t.median_ms * 1e6)
+        << " G atomicAdd/s on one address\n";
+    return 0;
+  }
   print_timing(out, t, 4.0 * static_cast<double>(n));
   return 0;
 }

@@ -7,6 +7,7 @@ int run_elementwise(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_dispatch(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_sync(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_reduction(const VariantInfo&, const ParsedArgs&, std::ostream&);
+int run_riemann(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_matmul(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_imatmul(const VariantInfo&, const ParsedArgs&, std::ostream&);
 int run_basics(const VariantInfo&, const ParsedArgs&, std::ostream&);
@@ -18,6 +19,7 @@ const std::vector<FamilyRunner>& family_runners() {
       {"dispatch", {"width", "height", "block", "reps"}, run_dispatch},
       {"sync", {"blocks", "block", "budget-ms"}, run_sync},
       {"reduction", {"n", "block", "dtype", "seed", "reps"}, run_reduction},
+      {"riemann", {"n", "block", "reps"}, run_riemann},
       {"matmul", {"m", "n", "k", "bias", "seed", "reps"}, run_matmul},
       {"imatmul", {"n", "seed", "reps"}, run_imatmul},
       {"basics", {"rows", "cols", "n", "block", "blocks", "threads", "seed", "reps"}, run_basics},

@@ -75,6 +75,18 @@ std::string strided_rule(const Shape& s) {
   return "";
 }
 
+// sum<<<blocks, threads>>>: every thread adds 1 to one int, so blocks * threads must fit an int.
+std::string counter_rule(const Shape& s) {
+  if (s.rows != 1) return "rows must be 1, got " + std::to_string(s.rows);
+  if (s.cols < 1) return "blocks must be >= 1, got " + std::to_string(s.cols);
+  if (s.block.y != 1) return "block must be 1-D (block.y == 1), got block.y " + std::to_string(s.block.y);
+  if (std::string rule = block_1d_violation(s.block.x); !rule.empty()) return rule;
+  if (static_cast<std::int64_t>(s.cols) * s.block.x > INT_MAX)
+    return "blocks * threads must be at most 2^31-1 (the int counter), got " + std::to_string(s.cols) + " x " +
+           std::to_string(s.block.x);
+  return "";
+}
+
 std::string shared_256(const Shape& s) {
   if (std::string rule = any_1d(s); !rule.empty()) return rule;
   if (s.block.x > 256) return "block size must be <= 256 (subArray[256] holds one block), got " + std::to_string(s.block.x);
@@ -138,6 +150,12 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         any_1d, launch_vector_dot_product},
        Kernel::dot3},
+      {{{"basics", "atomic_counter", seed004, "sum",
+         "atomicAdd(counter, 1) from every thread: the count is exactly blocks x threads, but every "
+         "add to the one address is serialised, which is why atomics belong to final results only.",
+         Role::teaching, {}},
+        counter_rule, launch_atomic_counter},
+       Kernel::counter},
   };
   return variants;
 }

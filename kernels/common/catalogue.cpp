@@ -6,6 +6,7 @@
 #include "kl/matmul.hpp"
 #include "kl/quicksort.hpp"
 #include "kl/registry.hpp"
+#include "kl/riemann.hpp"
 #include "kl/sync.hpp"
 
 namespace kl {
@@ -41,6 +42,7 @@ std::vector<const VariantInfo*> catalogue() {
   append(all, dispatch::variants());
   append(all, sync::variants());
   append(all, reduction::variants());
+  append(all, riemann::variants());
   append(all, matmul::variants());
   append(all, imatmul::variants());
   append(all, basics::variants());

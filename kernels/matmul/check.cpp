@@ -41,6 +41,19 @@ std::vector<bool> sampled(std::int64_t extent) {
 
 }  // namespace
 
+std::vector<std::size_t> checked_elements(const Shape& shape) {
+  std::vector<std::size_t> out;
+  if (shape.m <= 0 || shape.n <= 0) return out;
+  const bool full = shape.m * shape.n * shape.k <= full_check_limit;
+  const std::vector<bool> rows = full ? std::vector<bool>() : sampled(shape.m);
+  const std::vector<bool> cols = full ? std::vector<bool>() : sampled(shape.n);
+  for (std::int64_t i = 0; i < shape.m; ++i)
+    for (std::int64_t j = 0; j < shape.n; ++j)
+      if (full || rows[static_cast<std::size_t>(i)] || cols[static_cast<std::size_t>(j)])
+        out.push_back(static_cast<std::size_t>(i * shape.n + j));
+  return out;
+}
+
 float round_to_fp16(float x) {
   if (!std::isfinite(x) || x == 0.0f) return x;
   const double ax = std::fabs(static_cast<double>(x));
@@ -108,19 +121,12 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, std:
   CaseResult r;
   r.guards = c.inspect();
   const std::vector<float> got = c.download();
-  const bool full = shape.m * shape.n * shape.k <= full_check_limit;
-  const std::vector<bool> rows = full ? std::vector<bool>() : sampled(shape.m);
-  const std::vector<bool> cols = full ? std::vector<bool>() : sampled(shape.n);
-  for (std::int64_t i = 0; i < shape.m; ++i) {
-    for (std::int64_t j = 0; j < shape.n; ++j) {
-      if (!full && !rows[static_cast<std::size_t>(i)] && !cols[static_cast<std::size_t>(j)]) continue;
-      const std::size_t index = static_cast<std::size_t>(i * shape.n + j);
-      const Expected want = oracle_element(in, shape, v.precision, i, j);
-      ++r.checked;
-      // NaN (the poison, or a real NaN) fails the comparison.
-      if (!(std::fabs(got[index] - want.value) <= want.bound))
-        r.add_mismatch({index, got[index], want.value, want.bound});
-    }
+  for (const std::size_t index : checked_elements(shape)) {
+    const std::int64_t i = static_cast<std::int64_t>(index) / shape.n, j = static_cast<std::int64_t>(index) % shape.n;
+    const Expected want = oracle_element(in, shape, v.precision, i, j);
+    ++r.checked;
+    // NaN (the poison, or a real NaN) fails the comparison.
+    if (!(std::fabs(got[index] - want.value) <= want.bound)) r.add_mismatch({index, got[index], want.value, want.bound});
   }
   if (out != nullptr) *out = got;
   return r;

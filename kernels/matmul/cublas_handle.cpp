@@ -36,7 +36,7 @@ class CublasHandle {
 
 cublasHandle_t cublas_handle() {
   // Never destroyed: a static destructor would run cublasDestroy after the CUDA runtime has
-  // begun unloading at exit (a known source of crashes at shutdown); the OS reclaims it.
+  // begun unloading at process end (a known source of crashes at shutdown); the OS reclaims it.
   static const CublasHandle* const handle = new CublasHandle();
   return handle->get();
 }

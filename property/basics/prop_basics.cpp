@@ -17,9 +17,22 @@ std::vector<std::string> checked_kernels() {
   return out;
 }
 
+// The atomic counter's launch: up to 100000 blocks contending for one address (64 under a
+// sanitizer) of any legal size; blocks * threads <= 1.03e8 always fits the int counter.
+Shape counter_shape() {
+  const int max_blocks = kl::sanitizer_small_mode() ? 64 : 100000;
+  std::vector<int> edges = {1, 2, 31, 32, 33, 1023, 1024, 1025, 4095, 65535, 65536, 100000};
+  std::erase_if(edges, [&](int e) { return e > max_blocks; });
+  const int blocks = *rc::gen::weightedOneOf<int>({{1, rc::gen::elementOf(edges)},
+                                                   {2, rc::gen::inRange(1, max_blocks + 1)}})
+                          .as("blocks");
+  return {1, blocks, {*kl::gen::any_block().as("threads"), 1}, 0};
+}
+
 // A shape drawn for the variant's kind: a matrix for matr/sum_matr, else 1-D; the access
 // kernels get a thread count that may or may not fit their buffer.
 Shape shape_for(Kernel k) {
+  if (k == Kernel::counter) return counter_shape();
   if (k == Kernel::matr || k == Kernel::sum_matr)
     return {*kl::gen::side().as("rows"), *kl::gen::side().as("cols"), *kl::gen::block_2d().as("block"), 0};
   const auto n = static_cast<int>(*kl::gen::count(0).as("n"));
@@ -62,6 +75,13 @@ KL_PROPERTY(BasicsProperty, AccessKernelsSupportExactlyTheThreadCountsTheirBuffe
 KL_PROPERTY(BasicsProperty, SharedStagingRefusesBlocksOver256, ()) {
   const int block = *kl::gen::any_block().as("block");
   RC_ASSERT(variant("sh_mem_ex").supports({1, 1000, {block, 1}, 0}) == (block <= 256));
+}
+
+// Every thread's atomicAdd(counter, 1) lands, however many contend: exactly blocks * threads.
+KL_PROPERTY(BasicsProperty, AtomicCounterIsExactUnderContention, ()) {
+  const Shape shape = counter_shape();
+  const CaseResult r = run_case(variant("atomic_counter"), shape, {});
+  if (!r.ok()) RC_FAIL(std::to_string(shape.cols) + " x " + std::to_string(shape.block.x) + ": " + r.describe());
 }
 
 // The planted launch arithmetic: (n + 1023) / 1025 blocks of 1024 threads. The poisoned output

@@ -1,5 +1,6 @@
 // Matmul shapes biased toward what breaks tiled kernels: 1, primes, TILE-1/TILE/TILE+1 for
-// TILE 16 and 32, powers of two and their neighbours. Sides up to 512 (64 under a sanitizer).
+// TILE 16 and 32, powers of two and their neighbours. Sides up to 512 (64 under a sanitizer);
+// the slow tier (KL_PROPERTY_TIER=slow) draws sides from 513 to 2048 instead.
 #pragma once
 
 #include "kl/matmul.hpp"
@@ -11,9 +12,23 @@
 
 namespace kl::gen {
 
-inline std::int64_t max_matmul_side() { return sanitizer_small_mode() ? 64 : 512; }
+inline std::int64_t max_matmul_side() {
+  if (sanitizer_small_mode()) return 64;
+  return slow_tier() ? 2048 : 512;
+}
+
+// Large sides only, still biased to tile edges: each case costs seconds of CPU oracle, so the
+// slow tier spends its few cases where the normal tier never reaches.
+inline rc::Gen<std::int64_t> slow_matmul_side() {
+  const std::vector<std::int64_t> edges = {513, 521, 767, 768, 769, 1023, 1024, 1025, 1031, 1535, 2047, 2048};
+  return rc::gen::weightedOneOf<std::int64_t>({
+      {3, rc::gen::elementOf(edges)},
+      {2, rc::gen::inRange<std::int64_t>(513, 2049)},
+  });
+}
 
 inline rc::Gen<std::int64_t> matmul_side() {
+  if (slow_tier() && !sanitizer_small_mode()) return slow_matmul_side();
   const std::int64_t limit = max_matmul_side();
   std::vector<std::int64_t> edges = {1, 2, 3, 5, 7, 13, 15, 16, 17, 31, 32, 33, 61, 63, 64, 65,
                                      97, 127, 128, 129, 251, 255, 256, 257, 509, 511, 512};

@@ -39,6 +39,24 @@ inline rc::Gen<std::int64_t> count(std::int64_t lo = 1) {
   });
 }
 
+// The slow tier's element counts (KL_PROPERTY_TIER=slow): past the normal tier's 2^22 up to
+// `hi` (10^8 by default), half the time an edge: the largest sizes, a prime, 2^k +- 1.
+inline rc::Gen<std::int64_t> slow_count(std::int64_t hi = 100'000'000) {
+  const std::int64_t lo = (std::int64_t{1} << 22) + 1;
+  std::vector<std::int64_t> edges = {lo, (std::int64_t{1} << 24) + 1, (std::int64_t{1} << 26) - 1,
+                                     (std::int64_t{1} << 26) + 1, 99'999'989, hi - 1, hi};
+  std::erase_if(edges, [&](std::int64_t e) { return e < lo || e > hi; });
+  return rc::gen::weightedOneOf<std::int64_t>({
+      {1, rc::gen::elementOf(edges)},
+      {1, rc::gen::inRange<std::int64_t>(lo, hi + 1)},
+  });
+}
+
+// count(lo), or slow_count() in the slow tier (never under a sanitizer: those runs stay small).
+inline rc::Gen<std::int64_t> count_for_tier(std::int64_t lo = 1) {
+  return slow_tier() && !sanitizer_small_mode() ? slow_count() : count(lo);
+}
+
 // A block size that is a whole number of warps: 32..1024.
 inline rc::Gen<int> warp_multiple_block() {
   return rc::gen::map(rc::gen::inRange(1, 33), [](int warps) { return 32 * warps; });

@@ -2,12 +2,21 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #ifndef KL_PRESET
 #define KL_PRESET "gpu"
 #endif
 
 namespace kl::prop {
+
+rc::detail::TestParams tier_params() {
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  const char* rc_params = std::getenv("RC_PARAMS");
+  const bool explicit_count = rc_params != nullptr && std::string_view(rc_params).find("max_success") != std::string_view::npos;
+  if (slow_tier() && !explicit_count) params.maxSuccess = slow_tier_cases;
+  return params;
+}
 
 std::string replay_lines(const std::string& id, const rc::detail::Reproduce& reproduce) {
   rc::detail::Configuration config;
@@ -30,7 +39,9 @@ std::string replay_lines(const std::string& id, const rc::detail::Reproduce& rep
   if (!ctest_name.empty())
     lines += "  RC_PARAMS=\"" + params + "\" ctest --preset " KL_PRESET " -R '^" + escaped +
              "$' --output-on-failure\n";
-  lines += "  RC_PARAMS=\"" + params + "\" " + binary + " --gtest_filter=" + filter + "\n";
+  // The binary alone must see the same tier, or its generators would draw other shapes.
+  const std::string tier = slow_tier() ? "KL_PROPERTY_TIER=slow " : "";
+  lines += "  " + tier + "RC_PARAMS=\"" + params + "\" " + binary + " --gtest_filter=" + filter + "\n";
   return lines;
 }
 

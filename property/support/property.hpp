@@ -1,7 +1,12 @@
 // KL_PROPERTY: a RapidCheck property run as a GoogleTest test. On failure it prints RapidCheck's
 // shrunk counterexample and the one-line commands that replay exactly that case:
 //   RC_PARAMS="reproduce=..." ctest --preset gpu -R '^kl\.elementwise\.property$' --output-on-failure
+//
+// The slow tier (KL_PROPERTY_TIER=slow, kl/test_env.hpp): generators draw the large shapes and
+// each property runs slow_tier_cases cases unless RC_PARAMS sets max_success itself.
 #pragma once
+
+#include "kl/test_env.hpp"
 
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
@@ -14,6 +19,12 @@
 
 namespace kl::prop {
 
+// Cases per property in the slow tier: each may cost seconds of host-side data and oracle work.
+inline constexpr int slow_tier_cases = 6;
+
+// RapidCheck's parameters from RC_PARAMS, with the slow tier's case count applied.
+rc::detail::TestParams tier_params();
+
 // The replay commands for a failure of RapidCheck test `id` (GoogleTest "Suite/Name").
 std::string replay_lines(const std::string& id, const rc::detail::Reproduce& reproduce);
 
@@ -23,7 +34,8 @@ void check(Testable&& testable) {
   rc::detail::TestMetadata metadata;
   metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
   metadata.description = info->name();
-  const rc::detail::TestResult result = rc::detail::checkTestable(std::forward<Testable>(testable), metadata);
+  const rc::detail::TestResult result =
+      rc::detail::checkTestable(std::forward<Testable>(testable), metadata, tier_params());
   if (result.template is<rc::detail::SuccessResult>()) return;
   std::ostringstream message;
   rc::detail::printResultMessage(result, message);

@@ -2,6 +2,8 @@
 // the poisoned output, and the preconditions of the unguarded and shared-memory kernels.
 #include "kl/basics.hpp"
 
+#include "kl/test_env.hpp"
+
 #include <gtest/gtest.h>
 
 using namespace kl::basics;
@@ -14,9 +16,10 @@ CaseResult run(const std::string& name, const Shape& shape, std::uint64_t seed =
 }
 Shape one_d(int n, int block, std::int64_t threads = 0) { return {1, n, {block, 1}, threads}; }
 Shape matrix(int rows, int cols, kl::Dim2 block) { return {rows, cols, block, 0}; }
+Shape launch(int blocks, int threads) { return {1, blocks, {threads, 1}, 0}; }
 }  // namespace
 
-// Seed: fill_arr<<<1, N>>>(X) with N = 1024.
+// Seed: fill_arr launched as one block of N = 1024 threads.
 TEST(BasicsSeed, FillArrOneBlockOf1024) {
   const CaseResult r = run("fill_arr", one_d(1024, 1024));
   EXPECT_TRUE(r.ok()) << r.describe();
@@ -125,4 +128,34 @@ TEST(Basics, VectorDotProductWithinItsDerivedBound) {
     const CaseResult r = run("vector_dot_product", one_d(n, 128));
     EXPECT_TRUE(r.ok()) << "n=" << n << ": " << r.describe();
   }
+}
+
+// Section 7.1's `sum(int *counter)` shows no launch: the document's first launch (hello's
+// BLOCKS = 2, THREADS = 4), its reduction launch (THREADS = 128), and 65535 full blocks
+// contending for one address. Each count must be exactly blocks * threads.
+TEST(BasicsSeed, AtomicCounterCountsEveryThread) {
+  EXPECT_EQ(oracle(Kernel::counter, launch(2, 4), {}), std::vector<double>{8.0});
+  std::vector<Shape> shapes = {launch(2, 4), launch(1000, 128), launch(1, 1)};
+  if (!kl::sanitizer_small_mode()) shapes.push_back(launch(65535, 1024));
+  for (const Shape& s : shapes) {
+    const CaseResult r = run("atomic_counter", s);
+    EXPECT_TRUE(r.ok()) << s.cols << " x " << s.block.x << ": " << r.describe();
+    EXPECT_EQ(r.checked, 1u);
+  }
+}
+
+TEST(Basics, AtomicCounterRefusesCountsPastInt) {
+  const Variant& v = variant("atomic_counter");
+  EXPECT_TRUE(v.supports(launch(2097151, 1024)));
+  kl::DeviceBuffer<int> counter(1);
+  try {
+    v.launch({nullptr, nullptr, counter.data(), launch(2097152, 1024)});
+    FAIL() << "2^31 adds accepted for an int counter";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("basics.atomic_counter: blocks * threads must be at most 2^31-1"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(v.supports(launch(0, 32)));
+  EXPECT_FALSE(v.supports(launch(4, 1025)));
 }

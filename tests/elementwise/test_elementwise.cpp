@@ -29,7 +29,7 @@ TEST(ElementwiseSeed, AddOnHandCheckedValues) {
   EXPECT_TRUE(r.ok()) << r.describe();
 }
 
-// Seed 002: exp_kernel<<<16, 256>>>(out, in, 4096).
+// Seed 002: exp_kernel launched as 16 blocks of 256 threads over 4096 elements.
 TEST(ElementwiseSeed, Exp4096ElementsWith16BlocksOf256) {
   const CaseResult r = run("exp", {4096, 256});
   EXPECT_TRUE(r.ok()) << r.describe();

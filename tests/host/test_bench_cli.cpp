@@ -91,6 +91,7 @@ TEST(BenchSelection, PlantedAndHostReferencesAreNeverMeasured) {
   EXPECT_TRUE(excluded.count("matmul.tiled_missing_second_sync"));
   EXPECT_TRUE(excluded.count("reduction.unroll_last_warp_no_volatile.float"));
   EXPECT_TRUE(excluded.count("basics.hello"));
+  EXPECT_TRUE(excluded.count("basics.atomic_counter"));
   // Flawed variants are benchmarked: correct results, a checker's finding.
   EXPECT_TRUE(benched_keys().count("reduction.unroll_last_warp.float"));
   EXPECT_EQ(all.complete_families.size(), 6u);

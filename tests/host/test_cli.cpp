@@ -64,6 +64,16 @@ TEST(CliErrors, BlockOver1024AndUnsupportedShapes) {
                      "multiples of the block");
 }
 
+TEST(CliErrors, RiemannAndCounterShapes) {
+  expect_usage_error({"run", "riemann.shared_memory", "--n", "1000", "--block", "48"},
+                     "riemann.shared_memory: block size must be a power of two in 32..1024, got 48");
+  expect_usage_error({"run", "riemann.naive_atomic", "--n", "0"}, "n (intervals) must be in 1..2^31-1");
+  expect_usage_error({"run", "riemann.cpu_left_sum", "--n", "2147483648"}, "n (intervals) must be in 1..2^31-1");
+  expect_usage_error({"run", "riemann.unrolled", "--dtype", "float"}, "flag --dtype does not apply");
+  expect_usage_error({"run", "basics.atomic_counter", "--blocks", "2097152", "--threads", "1024"},
+                     "blocks * threads must be at most 2^31-1");
+}
+
 TEST(CliErrors, FlagsOfAnotherFamily) {
   expect_usage_error({"run", "elementwise.add", "--width", "4"}, "flag --width does not apply to 'run elementwise.add'");
   expect_usage_error({"run", "dispatch.record_thread_coords_guarded", "--n", "4"}, "flag --n does not apply");

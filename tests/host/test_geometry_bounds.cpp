@@ -12,7 +12,7 @@
 TEST(Geometry, SeedAddLaunchIsEightBlocksOf128) {
   // Seed 003: "we'll need 8 blocks to cover all 1000 threads (128 * 8 = 1024)".
   EXPECT_EQ(kl::grid_1d(1000, 128), 8);
-  // Seed 002: exp_kernel<<<16, 256>>> for 4096 elements.
+  // Seed 002: exp_kernel as 16 blocks of 256 threads for 4096 elements.
   EXPECT_EQ(kl::grid_1d(4096, 256), 16);
   EXPECT_EQ(kl::grid_1d(0, 256), 0);
 }

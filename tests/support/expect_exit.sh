@@ -11,7 +11,7 @@ if [ "$code" -ne "$want_code" ]; then
   echo "expect_exit: exit status $code, wanted $want_code" >&2
   exit 1
 fi
-if ! grep -Eq -- "$want_regex" <<<"$output"; then
+if ! printf "%s\n" "$output" | grep -E -- "$want_regex" >/dev/null; then
   echo "expect_exit: output does not match /$want_regex/" >&2
   exit 1
 fi

@@ -1,5 +1,6 @@
 // Basics family: the first kernels of seed 004 (hello, fill_arr, matr, sum_matr, the coalesced
-// and strided writers, shMemEx, vectorDotProduct), each checked against a host oracle.
+// and strided writers, shMemEx, vectorDotProduct, the atomicAdd counter `sum`), each checked
+// against a host oracle.
 #pragma once
 
 #include "kl/case_result.hpp"
@@ -13,10 +14,11 @@
 
 namespace kl::basics {
 
-enum class Kernel { hello, fill_arr, matr, sum_matr, sh_mem_ex, coalesced, non_coalesced, dot3 };
+enum class Kernel { hello, fill_arr, matr, sum_matr, sh_mem_ex, coalesced, non_coalesced, dot3, counter };
 
 // One shape for the whole family. 1-D kernels use rows = 1 and cols = n; the 2-D ones
-// (matr, sum_matr) a rows x cols matrix; hello launches cols blocks of block.x threads.
+// (matr, sum_matr) a rows x cols matrix; hello and the atomic counter launch cols blocks of
+// block.x threads (the counter's output is one int).
 // The two access kernels write an output of cols elements with `threads` threads in all.
 struct Shape {
   int rows = 1;
@@ -51,7 +53,7 @@ Inputs make_inputs(Kernel kernel, const Shape& shape, std::uint64_t seed);
 // The expected output, element by element; NaN marks an element the kernel must NOT write
 // (the gaps of the stride-2 writer, the tail past its threads).
 std::vector<double> oracle(Kernel kernel, const Shape& shape, const Inputs& inputs);
-// Elements of the output buffer (cols for the access kernels, rows*cols otherwise).
+// Elements of the output buffer (cols for the access kernels, 1 for the counter, rows*cols otherwise).
 std::size_t output_size(Kernel kernel, const Shape& shape);
 
 // Compares an output launched onto poisoned memory with the oracle: elements the oracle marks

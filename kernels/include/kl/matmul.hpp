@@ -79,6 +79,9 @@ std::vector<double> oracle(const Inputs& in, const Shape& shape);
 // it a sample of whole rows and whole columns is (CaseResult::checked says how many).
 inline constexpr std::int64_t full_check_limit = std::int64_t{1} << 31;
 inline constexpr int sampled_lines = 16;
+// The row-major indices of C that a check compares: all of them up to full_check_limit, else
+// every element of sampled_lines whole rows and whole columns (evenly spread, ends included).
+std::vector<std::size_t> checked_elements(const Shape& shape);
 
 // Uploads exact-size inputs, poisons a guarded output, launches, checks the guards and the
 // per-element bound. The output is copied to *out when out != nullptr.

@@ -65,5 +65,7 @@ CaseResult compare_sum(std::int64_t n, float got, const Oracle& want);
 // Uploads exact-size inputs, poisons a guarded one-element output, launches `v`, checks the
 // guards, and compares: int exactly, float within kl::bounds::float_sum_bound(n, sum|x|).
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
+// The same with the oracle of `inputs` computed once by the caller (for many rungs on one input).
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs, const Oracle& want);
 
 }  // namespace kl::reduction

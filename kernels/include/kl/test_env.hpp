@@ -13,4 +13,11 @@ inline bool sanitizer_small_mode() {
   return v != nullptr && std::string_view(v) != "" && std::string_view(v) != "0";
 }
 
+// KL_PROPERTY_TIER=slow (set by the ctest entries labelled slow): properties draw the large
+// shapes of the slow tier (matmul sides past 512, reductions up to 10^8) in few cases.
+inline bool slow_tier() {
+  const char* v = std::getenv("KL_PROPERTY_TIER");
+  return v != nullptr && std::string_view(v) == "slow";
+}
+
 }  // namespace kl
