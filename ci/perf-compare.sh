@@ -13,8 +13,9 @@
 #   its noise is the spread of those round medians, (max - min) / median. The change is
 #   head / base - 1. It is a REGRESSION only if the change exceeds max(MIN_CHANGE, F x noise),
 #   the noise being the larger of the two sides' (defaults: MIN_CHANGE 5%, F 2); "faster" if it is
-#   below minus that bound; otherwise "within noise". Rows present on one side only are listed,
-#   never a failure.
+#   below minus that bound; otherwise "within noise". Rows present on one side only, and rows
+#   whose time is "null" (kernel-lab's word for a figure it could not measure), are listed, never
+#   a failure. With one round the noise is 0 and the bound is MIN_CHANGE: use 3 or more.
 # Exit status: 0 no regression, 1 at least one regression, 2 bad arguments, a failed build, no
 # GPU, or a failed benchmark run. A BASE whose kernel-lab has no `bench` command is reported
 # ("nothing to compare") with status 0, so the first pull request that adds a benchmark passes.
@@ -54,6 +55,8 @@ compare() {
   [ -r "$head" ] || bad "cannot read $head"
   awk -F '\t' -v min_change="$min_change" -v noise_factor="$noise_factor" -v title="$title" '
     function isnum(s) { return s ~ /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/ }
+    # kernel-lab writes "null" for a figure it could not measure (not finite)
+    function isnumornull(s) { return s == "null" || isnum(s) }
     # median of a[1..n] (sorts a copy; n is small)
     function median(a, n,    b, i, j, t) {
       for (i = 1; i <= n; i++) b[i] = a[i]
@@ -66,24 +69,32 @@ compare() {
       return (hi - lo) / centre
     }
     function pct(x) { return sprintf("%+.1f%%", 100 * x) }
+    # median time / median value of one side for a key (value "-" when none was measured)
+    function time_of(sd, key,    a, j, m) { m = n[sd, key]; for (j = 1; j <= m; j++) a[j] = t[sd, key, j]; return median(a, m) }
+    function value_of(sd, key,    a, j, m) {
+      m = nv[sd, key] + 0; if (m == 0) return "-"
+      for (j = 1; j <= m; j++) a[j] = v[sd, key, j]
+      return num(median(a, m))
+    }
     function num(x) { return sprintf("%.4g", x) }
     FNR == 1 { file = FILENAME }
     /^[[:space:]]*$/ || /^#/ { next }
     FNR == 1 && $1 == "variant" && $4 == "median_ms" { next }   # a header line, if one is written
     {
-      if (NF != 6 || !isnum($3) || !isnum($4) || !isnum($5) || !isnum($6)) {
+      if (NF != 6 || !isnumornull($3) || !isnumornull($4) || !isnumornull($5) || !isnumornull($6)) {
         printf "perf-compare: %s:%d: expected variant, metric, value, median_ms, min_ms, max_ms separated by tabs: %s\n", file, FNR, $0 > "/dev/stderr"
-        bad = 1; exit 2
-      }
-      if ($4 + 0 <= 0) {
-        printf "perf-compare: %s:%d: median time %s is not positive\n", file, FNR, $4 > "/dev/stderr"
         bad = 1; exit 2
       }
       key = $1 SUBSEP $2
       if (!(key in seen)) { seen[key] = 1; order[++nkeys] = key }
+      if ($4 == "null") { untimed[side, key] = 1; next }
+      if ($4 + 0 <= 0) {
+        printf "perf-compare: %s:%d: median time %s is not positive\n", file, FNR, $4 > "/dev/stderr"
+        bad = 1; exit 2
+      }
       k = ++n[side, key]
       t[side, key, k] = $4 + 0
-      v[side, key, k] = $3 + 0
+      if (isnum($3)) v[side, key, ++nv[side, key]] = $3 + 0
     }
     END {
       if (bad) exit 2
@@ -99,18 +110,16 @@ compare() {
       for (i = 1; i <= nkeys; i++) {
         key = order[i]; split(key, parts, SUBSEP)
         nb = n["b", key] + 0; nh = n["h", key] + 0
+        bv = value_of("b", key); hv = value_of("h", key)
         if (nb == 0 || nh == 0) {
-          for (s = 1; s <= 2; s++) {
-            sd = (s == 1) ? "b" : "h"; m = n[sd, key] + 0
-            for (j = 1; j <= m; j++) { tt[j] = t[sd, key, j]; vv[j] = v[sd, key, j] }
-            if (m) { mt = median(tt, m); mv = median(vv, m) }
-            if (sd == "b") { bt = m ? num(mt) : "-"; bv = m ? num(mv) : "-" } else { ht = m ? num(mt) : "-"; hv = m ? num(mv) : "-" }
-          }
-          printf "| %s | %s | %s | %s | %s | %s | - | - | %s |\n", parts[1], parts[2], bv, hv, bt, ht, (nb ? "only in base" : "new in head")
+          bt = nb ? num(time_of("b", key)) : "-"; ht = nh ? num(time_of("h", key)) : "-"
+          if ((("b", key) in untimed) || (("h", key) in untimed)) verdict = "no time measured"
+          else verdict = nb ? "only in base" : "new in head"
+          printf "| %s | %s | %s | %s | %s | %s | - | - | %s |\n", parts[1], parts[2], bv, hv, bt, ht, verdict
           continue
         }
-        for (j = 1; j <= nb; j++) { tb[j] = t["b", key, j]; vb[j] = v["b", key, j] }
-        for (j = 1; j <= nh; j++) { th[j] = t["h", key, j]; vh[j] = v["h", key, j] }
+        for (j = 1; j <= nb; j++) tb[j] = t["b", key, j]
+        for (j = 1; j <= nh; j++) th[j] = t["h", key, j]
         cb = median(tb, nb); ch = median(th, nh)
         noise = spread(tb, nb, cb); nh_noise = spread(th, nh, ch)
         if (nh_noise > noise) noise = nh_noise
@@ -120,7 +129,7 @@ compare() {
         if (change > bound) { verdict = "**REGRESSION**"; regressions++ }
         else if (change < -bound) verdict = "faster"
         else verdict = "within noise"
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", parts[1], parts[2], num(median(vb, nb)), num(median(vh, nh)), num(cb), num(ch), pct(change), "+-" sprintf("%.1f%%", 100 * bound), verdict
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", parts[1], parts[2], bv, hv, num(cb), num(ch), pct(change), "+-" sprintf("%.1f%%", 100 * bound), verdict
       }
       print ""
       if (regressions) printf "**%d regression(s) beyond noise.**\n", regressions
@@ -213,8 +222,9 @@ build() {
   [ -x "$tree/build/gpu/bench/kernel-lab" ] || bad "$side: no build/gpu/bench/kernel-lab after the build"
 }
 
+# `kernel-lab help` lists each command on a line of its own ("  bench [--family F] ...").
 has_bench() {
-  "$work/$1/build/gpu/bench/kernel-lab" help 2>&1 | grep -Eq '^[[:space:]]*kernel-lab bench'
+  "$work/$1/build/gpu/bench/kernel-lab" help 2>&1 | grep -Eq '^[[:space:]]*(kernel-lab[[:space:]]+)?bench([[:space:]]|$)'
 }
 
 build base "$base_sha"

@@ -67,6 +67,13 @@ check "rows on one side only: listed, exit 0" equals "$status" 0
 check "...only in base" contains "$(row gone)" "only in base"
 check "...new in head" contains "$(row fresh)" "new in head"
 
+printf 'add\tGB/s\tnull\t1.0\t1.0\t1.0\nbad\tGB/s\tnull\tnull\tnull\tnull\n' >"$scratch/base.tsv"
+printf 'add\tGB/s\t9\t1.0\t1.0\t1.0\nbad\tGB/s\tnull\tnull\tnull\tnull\n' >"$scratch/head.tsv"
+cmp_tsv
+check "null (unmeasured) figures: exit 0" equals "$status" 0
+check "...a null value shows as -" contains "$(row add)" "^\| add \| GB/s \| - \| 9 \| 1 \| 1 \| \+0\.0% "
+check "...a row without a time is listed, not compared" contains "$(row bad)" "no time measured"
+
 { printf 'variant\tmetric\tvalue\tmedian_ms\tmin_ms\tmax_ms\n'; printf 'add\tGB/s\t1\t1.0\t1.0\t1.0\n'; } >"$scratch/base.tsv"
 printf 'add\tGB/s\t1\t1.0\t1.0\t1.0\n\n' >"$scratch/head.tsv"
 cmp_tsv
@@ -125,12 +132,15 @@ configure_file(kernel-lab.in bench/kernel-lab @ONLY
 add_custom_target(kernel-lab)
 CML
 printf 'build/\n' >"$repo/.gitignore"
-# kernel-lab.in: "help" lists bench when HAS_BENCH=1; "bench" logs its call and writes a TSV.
+# kernel-lab.in: "help" lists bench (as kernel-lab's usage text does) when asked to; "bench" logs
+# its call and writes a TSV.
 kernel_lab() {
   cat >"$repo/kernel-lab.in" <<KL
 #!/bin/sh
 case "\$1" in
-  help) echo "usage: kernel-lab <command>"; [ $1 = 1 ] && echo "  kernel-lab bench [--family F] [--tsv FILE]"; exit 0 ;;
+  help) printf 'usage: kernel-lab <command> [flags]\n\n  list [--json]    every variant\n'
+        [ $1 = 1 ] && echo "  bench [--family F] [--variant V] [--reps N] [--tsv FILE]"
+        printf '  help             this text\n'; exit 0 ;;
   bench) ;;
   *) exit 2 ;;
 esac
