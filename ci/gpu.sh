@@ -280,6 +280,7 @@ run_perf_rounds() {
   fi
   for ((k = 2; k <= rounds; k++)); do
     say "perf round $k of $rounds"
+    rm -rf "$build/perf"  # so a round that writes nothing cannot pass off the last round's files
     ctest --preset gpu -L '^perf$' --resource-spec-file "$spec" \
       --output-junit "$art/junit-perf-round-$k.xml" 2>&1 | tee -a "$art/ctest-perf-rounds.log" || status=1
     mkdir -p "$art/perf/round-$k"
