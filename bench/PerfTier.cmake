@@ -15,18 +15,22 @@ set(KL_GATES_FILE ${CMAKE_CURRENT_SOURCE_DIR}/gates.conf)
 set(KL_PERF_DIR ${PROJECT_BINARY_DIR}/perf)
 file(MAKE_DIRECTORY ${KL_PERF_DIR})
 
-# kl_add_perf_test(NAME n ARGS ... [TIMEOUT s]): a perf-tier test running kernel-lab.
+# kl_add_perf_test(NAME n ARGS ... [TIMEOUT s]): a perf-tier test. It starts through
+# KL_GPU_LAUNCHER and takes a whole GPU alone (kl_gpu_resources WHOLE_GPU, which also makes it
+# RUN_SERIAL), so under ci/gpu.sh's resource spec nothing else runs on the GPU it times.
 function(kl_add_perf_test)
   cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "ARGS" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 600)
   endif()
-  add_test(NAME ${ARG_NAME} COMMAND ${ARG_ARGS})
+  math(EXPR ARG_TIMEOUT "${ARG_TIMEOUT} * ${KL_TEST_TIMEOUT_SCALE}")
+  add_test(NAME ${ARG_NAME} COMMAND ${KL_GPU_LAUNCHER} ${ARG_ARGS})
   set_tests_properties(${ARG_NAME} PROPERTIES
     LABELS "gpu;perf"
     RUN_SERIAL TRUE
     TIMEOUT ${ARG_TIMEOUT}
     ENVIRONMENT "KL_CTEST_NAME=${ARG_NAME}")
+  kl_gpu_resources(${ARG_NAME} WHOLE_GPU)
 endfunction()
 
 foreach(family IN LISTS KL_BENCH_FAMILIES)

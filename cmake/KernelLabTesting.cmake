@@ -7,7 +7,44 @@ set(KL_SANITIZER_TOOLS memcheck racecheck synccheck initcheck)
 
 # Environment of every sanitizer run: properties and unit tests shrink their cases
 # (KL_SANITIZER_SMALL, read by kl/test_env.hpp) and RapidCheck runs fewer of them.
-set(KL_SANITIZER_ENV "KL_SANITIZER_SMALL=1" "RC_PARAMS=max_success=8 max_size=40")
+# ci/gpu.sh raises KL_SANITIZER_RC_PARAMS for the nightly deep tier.
+set(KL_SANITIZER_RC_PARAMS "max_success=8 max_size=40" CACHE STRING
+    "RC_PARAMS of every test run under compute-sanitizer")
+set(KL_SANITIZER_ENV "KL_SANITIZER_SMALL=1" "RC_PARAMS=${KL_SANITIZER_RC_PARAMS}")
+
+# Every GPU test's timeout is multiplied by this (the nightly deep tier runs far more cases).
+set(KL_TEST_TIMEOUT_SCALE 1 CACHE STRING "Factor applied to the timeout of every GPU test")
+
+# Spreading GPU tests over several GPUs (ci/gpu.sh, ci/resource-spec.sh):
+# every GPU test is started through KL_GPU_LAUNCHER and declares CTest RESOURCE_GROUPS. With
+# `ctest --resource-spec-file SPEC`, where SPEC gives each GPU KL_CTEST_GPU_SLOTS slots, ctest
+# allocates a GPU to each test and the launcher exports it as CUDA_VISIBLE_DEVICES. Without a spec
+# file ctest allocates nothing, the launcher changes nothing, and every test sees every GPU.
+set(KL_GPU_LAUNCHER "${CMAKE_CURRENT_LIST_DIR}/../ci/ctest-gpu-env.sh")
+cmake_path(NORMAL_PATH KL_GPU_LAUNCHER)
+set(KL_CTEST_GPU_SLOTS 8 CACHE STRING
+    "GPU tests that may share one GPU under a ctest resource spec (a perf test takes all of them)")
+
+# kl_gpu_resources(<test>... [WHOLE_GPU])
+# Declares what the tests need of a GPU: one slot of one GPU by default; WHOLE_GPU takes every
+# slot of one GPU (nothing else runs on it) and makes the test RUN_SERIAL, as timing needs.
+# Each test's COMMAND must start with ${KL_GPU_LAUNCHER}, which turns the allocation into
+# CUDA_VISIBLE_DEVICES; the host test kl.ci.gpu_tests_declare_resources checks both for every
+# test labelled gpu. For a perf test:
+#   add_test(NAME kl.perf.x COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:kernel-lab> bench ...)
+#   kl_gpu_resources(kl.perf.x WHOLE_GPU)
+function(kl_gpu_resources)
+  cmake_parse_arguments(ARG "WHOLE_GPU" "" "" ${ARGN})
+  if(NOT ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "kl_gpu_resources: name at least one test")
+  endif()
+  if(ARG_WHOLE_GPU)
+    set_tests_properties(${ARG_UNPARSED_ARGUMENTS} PROPERTIES
+      RESOURCE_GROUPS "gpus:${KL_CTEST_GPU_SLOTS}" RUN_SERIAL TRUE)
+  else()
+    set_tests_properties(${ARG_UNPARSED_ARGUMENTS} PROPERTIES RESOURCE_GROUPS "gpus:1")
+  endif()
+endfunction()
 
 # The gtest filter excludes tests of planted or flawed variants (suite names containing Planted
 # or Flawed) from the clean sanitizer sweep: their findings are asserted by the
@@ -59,8 +96,10 @@ function(kl_add_gpu_test)
   if(ARG_FILTER)
     list(APPEND run_args "--gtest_filter=${ARG_FILTER}")
   endif()
-  add_test(NAME ${ARG_NAME} COMMAND $<TARGET_FILE:${ARG_TARGET}> ${run_args})
+  math(EXPR ARG_TIMEOUT "${ARG_TIMEOUT} * ${KL_TEST_TIMEOUT_SCALE}")
+  add_test(NAME ${ARG_NAME} COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${ARG_TARGET}> ${run_args})
   _kl_common_test_properties(${ARG_NAME} ${ARG_TIMEOUT} "gpu;${ARG_LABELS}")
+  kl_gpu_resources(${ARG_NAME})
   if(ARG_NO_SANITIZERS)
     return()
   endif()
@@ -75,6 +114,7 @@ function(kl_add_gpu_test)
     string(REPLACE ";" ", " left_out_text "${left_out}")
     message(STATUS "kernel-lab: ${ARG_NAME}: no ${left_out_text} run registered: ${ARG_WHY}")
   endif()
+  math(EXPR sanitizer_timeout "900 * ${KL_TEST_TIMEOUT_SCALE}")
   foreach(tool IN LISTS tools)
     string(TOUPPER ${tool} upper)
     set(exclude "*Planted*:*Flawed*")
@@ -88,12 +128,13 @@ function(kl_add_gpu_test)
     endif()
     set(test_name ${ARG_NAME}.${tool})
     add_test(NAME ${test_name}
-      COMMAND $<TARGET_FILE:kernel-lab> sanitize --tool ${tool} --
+      COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:kernel-lab> sanitize --tool ${tool} --
               $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS} "--gtest_filter=${ARG_FILTER}-${exclude}")
     set_tests_properties(${test_name} PROPERTIES
       LABELS "gpu;sanitizer;${tool};${ARG_LABELS}"
-      TIMEOUT 900
+      TIMEOUT ${sanitizer_timeout}
       ENVIRONMENT "KL_CTEST_NAME=${test_name};${KL_SANITIZER_ENV}")
+    kl_gpu_resources(${test_name})
   endforeach()
 endfunction()
 
@@ -126,16 +167,18 @@ function(kl_add_planted_finding)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
+  math(EXPR ARG_TIMEOUT "${ARG_TIMEOUT} * ${KL_TEST_TIMEOUT_SCALE}")
   set(expect kl.expect.${ARG_NAME})
-  add_test(NAME ${expect} COMMAND $<TARGET_FILE:kernel-lab> expect ${ARG_NAME})
+  add_test(NAME ${expect} COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:kernel-lab> expect ${ARG_NAME})
   _kl_common_test_properties(${expect} ${ARG_TIMEOUT} "gpu;sanitizer;${ARG_TOOL};expected-finding")
 
   add_test(NAME ${expect}.fix_is_silent
-    COMMAND $<TARGET_FILE:kernel-lab> expect ${ARG_NAME} --against-fix)
+    COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:kernel-lab> expect ${ARG_NAME} --against-fix)
   _kl_common_test_properties(${expect}.fix_is_silent ${ARG_TIMEOUT}
     "gpu;sanitizer;${ARG_TOOL};expected-finding")
   set_tests_properties(${expect}.fix_is_silent PROPERTIES
     PASS_REGULAR_EXPRESSION "checker can fail: ${ARG_TOOL} stayed silent")
+  kl_gpu_resources(${expect} ${expect}.fix_is_silent)
 
   add_custom_target(repro-${ARG_NAME}
     COMMAND $<TARGET_FILE:kernel-lab> repro ${ARG_NAME}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Every GPU test of this build starts through ci/ctest-gpu-env.sh and declares RESOURCE_GROUPS
+# (check_gpu_test_resources.cmake), and that check fails, naming the test, on a tree where a GPU
+# test lacks either, or a perf test does not take a whole GPU alone.
+# Needs KL_BUILD_DIR (the configured build), KL_CTEST, KL_CMAKE, KL_GPU_SLOTS.
+# shellcheck source=tests/ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+: "${KL_BUILD_DIR:?}" "${KL_CTEST:?}" "${KL_CMAKE:?}" "${KL_GPU_SLOTS:?}"
+checker=$KL_SOURCE_DIR/tests/ci/check_gpu_test_resources.cmake
+launcher=$KL_SOURCE_DIR/ci/ctest-gpu-env.sh
+
+run_check() {
+  run_captured "$KL_CMAKE" -DCTEST="$KL_CTEST" -DBUILD_DIR="$1" -DLAUNCHER="$launcher" \
+    -DSLOTS="$KL_GPU_SLOTS" -P "$checker"
+}
+
+run_check "$KL_BUILD_DIR"
+echo "$out"
+check "this build: every GPU test can be spread over GPUs" equals "$status" 0
+
+bad=$scratch/bad
+mkdir -p "$bad"
+cat >"$bad/CTestTestfile.cmake" <<CT
+add_test(kl.good.unit "$launcher" /bin/true)
+set_tests_properties(kl.good.unit PROPERTIES LABELS "gpu" RESOURCE_GROUPS "gpus:1")
+add_test(kl.good.perf "$launcher" /bin/true)
+set_tests_properties(kl.good.perf PROPERTIES LABELS "gpu;perf" RESOURCE_GROUPS "gpus:$KL_GPU_SLOTS" RUN_SERIAL TRUE)
+add_test(kl.host.only /bin/true)
+set_tests_properties(kl.host.only PROPERTIES LABELS "host")
+add_test(kl.bad.no_launcher /bin/true)
+set_tests_properties(kl.bad.no_launcher PROPERTIES LABELS "gpu" RESOURCE_GROUPS "gpus:1")
+add_test(kl.bad.no_groups "$launcher" /bin/true)
+set_tests_properties(kl.bad.no_groups PROPERTIES LABELS "gpu")
+add_test(kl.bad.perf_shares "$launcher" /bin/true)
+set_tests_properties(kl.bad.perf_shares PROPERTIES LABELS "gpu;perf" RESOURCE_GROUPS "gpus:1")
+CT
+run_check "$bad"
+check "a bad tree fails" test "$status" -ne 0
+check "...naming the test without the launcher" contains "$out" "kl\.bad\.no_launcher: command does not start with"
+check "...the test without RESOURCE_GROUPS" contains "$out" "kl\.bad\.no_groups: RESOURCE_GROUPS is \(none\), wanted kl_gpu_resources\(kl\.bad\.no_groups\)"
+check "...the perf test that shares a GPU" contains "$out" "kl\.bad\.perf_shares: RESOURCE_GROUPS is gpus:1, wanted kl_gpu_resources\(kl\.bad\.perf_shares WHOLE_GPU\)"
+check "...and that is not RUN_SERIAL" contains "$out" "kl\.bad\.perf_shares: a perf test must be RUN_SERIAL"
+check "...and no good or host test" lacks "$out" "kl\.good|kl\.host"
+check "...counting four problems" contains "$out" "4 problem\(s\): GPU tests that cannot be spread"
+
+finish
