@@ -7,7 +7,7 @@
 
 # The families with a bench hook (bench/cli/bench_hooks.cpp). kl.bench.consistency (host) fails
 # when this list and the hook table disagree.
-set(KL_BENCH_FAMILIES matmul imatmul reduction elementwise basics dispatch)
+set(KL_BENCH_FAMILIES matmul imatmul reduction elementwise basics dispatch riemann)
 string(REPLACE ";" "\n" _kl_bench_lines "${KL_BENCH_FAMILIES}")
 file(WRITE ${PROJECT_BINARY_DIR}/bench_families.txt "${_kl_bench_lines}\n")
 

@@ -18,6 +18,8 @@ std::vector<BenchCase> basics_bench_cases();
 bench::Result basics_bench_measure(const BenchCase&, Bench&);
 std::vector<BenchCase> dispatch_bench_cases();
 bench::Result dispatch_bench_measure(const BenchCase&, Bench&);
+std::vector<BenchCase> riemann_bench_cases();
+bench::Result riemann_bench_measure(const BenchCase&, Bench&);
 
 const std::vector<BenchHook>& bench_hooks() {
   static const std::vector<BenchHook> hooks = {
@@ -29,9 +31,7 @@ const std::vector<BenchHook>& bench_hooks() {
       {"dispatch", nullptr, dispatch_bench_cases, dispatch_bench_measure},
       {"sync", "the deadlock lab: its kernels spin, deadlock under a watchdog or wait at barriers by design; "
                "their time measures waiting, not throughput", nullptr, nullptr},
-      // Placeholder until the riemann family's owner adds bench_riemann.cpp: replace this line.
-      {"riemann", "no bench hook yet: the riemann family's hook (bench/cli/bench_riemann.cpp) is to come from "
-                  "its owner", nullptr, nullptr},
+      {"riemann", nullptr, riemann_bench_cases, riemann_bench_measure},
       {"quicksort", "dynamic parallelism with n capped at 2^16 (bounded recursion): the time is launch "
                     "latency of nested grids, far from any roofline, and no size fills the GPU", nullptr, nullptr},
   };

@@ -12,6 +12,7 @@ enum class Roof {
   fp32,            // TFLOPS on the FP32 lanes
   fp16_tensor,     // TFLOPS on the tensor cores, FP16 in, FP32 accumulate
   int32,           // TOPS on the 32-bit integer lanes
+  none,            // no physical roof applies (e.g. library transcendentals with no fixed FLOP count)
 };
 
 struct Result {

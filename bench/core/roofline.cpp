@@ -50,6 +50,7 @@ double roof_value(const Roofline& roofline, Roof roof) {
     case Roof::fp32: return roofline.fp32_tflops;
     case Roof::fp16_tensor: return roofline.fp16_tensor_tflops;
     case Roof::int32: return roofline.int32_tops;
+    case Roof::none: return 0;
   }
   return 0;
 }
@@ -60,6 +61,7 @@ std::string roof_name(Roof roof) {
     case Roof::fp32: return "fp32_peak";
     case Roof::fp16_tensor: return "fp16_tensor_peak";
     case Roof::int32: return "int32_issue_bound";
+    case Roof::none: return "none";
   }
   return "?";
 }
