@@ -211,7 +211,8 @@ summary() {
         echo "| test | result |"
         echo "| --- | --- |"
         # shellcheck disable=SC2016  # the backquotes are Markdown, not a command substitution
-        printf '%s\n' "$failed" | sed -E 's/^(.*) \(([^()]*)\)$/| `\1` | \2 |/'
+        # CTest 4 appends the test's labels after "(Failed)"; test names hold no spaces.
+        printf '%s\n' "$failed" | sed -E 's/^([^ ]+) \(([^()]*)\).*$/| `\1` | \2 |/'
         echo
         echo "Each failing test's output is in ctest-LastTest.log (sanitizer runs: sanitizer/<test>.log)."
         echo
