@@ -4,6 +4,8 @@
 #include "kl/device_facts.hpp"
 #include "kl/registry.hpp"
 
+#include <algorithm>
+#include <array>
 #include <iomanip>
 #include <ostream>
 
@@ -51,12 +53,19 @@ int cmd_list(const ParsedArgs& args, std::ostream& out) {
     out << "]\n";
     return 0;
   }
-  out << std::left << std::setw(12) << "family" << std::setw(30) << "variant" << std::setw(10) << "role"
-      << std::setw(28) << "seed (kernel)" << std::setw(20) << "expected findings" << "lesson\n";
-  for (const VariantInfo* v : all) {
-    const std::string seed = v->seed_file.substr(0, 3) + " (" + v->seed_kernel + ")";
-    out << std::left << std::setw(12) << v->family << std::setw(30) << v->name << std::setw(10)
-        << role_name(v->role) << std::setw(28) << seed << std::setw(20) << findings_text(*v) << v->lesson << "\n";
+  // Columns as wide as their longest entry (plus two spaces), so long seed kernel names such as
+  // "Riemann sum (Warp Optimized)" never run into the next column.
+  std::vector<std::array<std::string, 5>> rows = {{"family", "variant", "role", "seed (kernel)", "expected findings"}};
+  for (const VariantInfo* v : all)
+    rows.push_back({v->family, v->name, std::string(role_name(v->role)),
+                    v->seed_file.substr(0, 3) + " (" + v->seed_kernel + ")", findings_text(*v)});
+  std::array<std::size_t, 5> width{};
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size() + 2);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    out << std::left;
+    for (std::size_t c = 0; c < rows[r].size(); ++c) out << std::setw(static_cast<int>(width[c])) << rows[r][c];
+    out << (r == 0 ? std::string("lesson") : all[r - 1]->lesson) << "\n";
   }
   return 0;
 }

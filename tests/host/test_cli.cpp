@@ -102,6 +102,25 @@ TEST(CliList, TableAndJsonNameEveryVariant) {
   EXPECT_NE(json.out.find("\"checker\": \"memcheck\""), std::string::npos);
 }
 
+// Every row's "expected findings" cell starts where the header's does, after a space: a long seed
+// kernel name never pushes the later columns out of line.
+TEST(CliList, TableColumnsLineUp) {
+  const Outcome table = run({"list"});
+  ASSERT_EQ(table.code, 0);
+  std::istringstream lines(table.out);
+  std::string header;
+  std::getline(lines, header);
+  const std::size_t column = header.find("expected findings");
+  ASSERT_NE(column, std::string::npos);
+  std::size_t rows = 0;
+  for (std::string line; std::getline(lines, line); ++rows) {
+    ASSERT_GT(line.size(), column) << line;
+    EXPECT_EQ(line[column - 1], ' ') << line;
+    EXPECT_NE(line[column], ' ') << line;
+  }
+  EXPECT_EQ(rows, kl::catalogue().size());
+}
+
 TEST(CliJson, QuotesControlCharacters) {
   EXPECT_EQ(kl::cli::json_quote("a\"b\\c\nd"), R"("a\"b\\c\nd")");
 }
