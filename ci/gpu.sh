@@ -179,7 +179,10 @@ summary() {
     echo "## kernel-lab GPU tier"
     echo
     local commit
-    commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+    # On a runner GITHUB_SHA names the commit under test; a copied tree may carry stale git metadata.
+    if [ -n "${GITHUB_SHA:-}" ]; then commit=${GITHUB_SHA:0:12}; else
+      commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+    fi
     echo "- commit: \`$commit\`"
     if [ -n "${gpu_list:-}" ]; then
       echo "- GPUs: $(printf '%s\n' "$gpu_list" | awk -F', ' '{print $2}' | sort | uniq -c |
@@ -316,7 +319,7 @@ full_run() {
     "$build/Testing/Temporary/LastTest.log"
   mkdir -p "$art"
   {
-    echo "commit: $(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+    echo "commit: ${GITHUB_SHA:-$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)}"
     echo "nvcc: $nvcc"; "$nvcc" --version
     echo "compute-sanitizer: $KL_COMPUTE_SANITIZER ($sanitizer_version)"
     cmake --version | head -n 1
