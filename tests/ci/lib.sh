@@ -30,8 +30,8 @@ run_captured() {
 }
 
 equals() { [ "$1" = "$2" ] || { echo "  got '$1', wanted '$2'" >&2; return 1; }; }
-contains() { grep -Eq -- "$2" <<<"$1" || { printf '  /%s/ not in:\n%s\n' "$2" "$1" >&2; return 1; }; }
-lacks() { ! grep -Eq -- "$2" <<<"$1" || { printf '  /%s/ unexpectedly in:\n%s\n' "$2" "$1" >&2; return 1; }; }
+contains() { printf '%s\n' "$1" | grep -E -- "$2" >/dev/null || { printf '  /%s/ not in:\n%s\n' "$2" "$1" >&2; return 1; }; }
+lacks() { ! printf '%s\n' "$1" | grep -E -- "$2" >/dev/null || { printf '  /%s/ unexpectedly in:\n%s\n' "$2" "$1" >&2; return 1; }; }
 
 finish() {
   if [ "$failures" -gt 0 ]; then

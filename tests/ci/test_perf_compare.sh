@@ -19,7 +19,7 @@ tsv() {
   done
 }
 cmp_tsv() { run_captured "$compare_sh" "$@" --compare-tsv "$scratch/base.tsv" "$scratch/head.tsv"; }
-row() { grep -E "^\| $1 \|" <<<"$out" || true; }
+row() { printf '%s\n' "$out" | grep -E "^\| $1 \|" || true; }
 
 tsv "$scratch/base.tsv" "add GB/s 1000 1.00" "add GB/s 1000 1.01" "add GB/s 1000 0.99"
 tsv "$scratch/head.tsv" "add GB/s 1000 1.00" "add GB/s 1000 1.00" "add GB/s 1000 1.01"
@@ -96,7 +96,7 @@ check "no results at all: exit 2" equals "$status" 2
 run_captured "$compare_sh" --compare-tsv "$scratch/base.tsv" "$scratch/missing.tsv"
 check "a missing file: exit 2" equals "$status" 2
 run_captured "$compare_sh" --compare-tsv "$scratch/base.tsv"
-check "one argument: usage, exit 2" equals "$status/$(grep -c '^usage:' <<<"$out")" "2/2"
+check "one argument: usage, exit 2" equals "$status/$(printf '%s\n' "$out" | grep -c '^usage:')" "2/2"
 run_captured "$compare_sh" --rounds zero HEAD HEAD
 check "--rounds zero: exit 2" equals "$status" 2
 run_captured "$compare_sh" --bogus a b

@@ -21,13 +21,13 @@ run_captured spec --slots 4
 check "three GPUs: exit 0" equals "$status" 0
 check "three GPUs: version 1.0" contains "$out" '"version": \{"major": 1, "minor": 0\}'
 check "three GPUs: one gpus entry each, 4 slots" \
-  equals "$(grep -c '{"id": "[0-2]", "slots": 4}' <<<"$out")" 3
+  equals "$(printf '%s\n' "$out" | grep -c '{"id": "[0-2]", "slots": 4}')" 3
 check "three GPUs: ids in nvidia-smi order" \
-  equals "$(grep -o '"id": "[0-9]*"' <<<"$out" | tr -d '"id: ' | tr '\n' ,)" "0,1,2,"
+  equals "$(printf '%s\n' "$out" | grep -o '"id": "[0-9]*"' | tr -d '"id: ' | tr '\n' ,)" "0,1,2,"
 
 run_captured env CUDA_VISIBLE_DEVICES=2,0 PATH="$scratch/bin:$PATH" "$spec_sh" --slots 2
 check "CUDA_VISIBLE_DEVICES=2,0 keeps GPUs 0 and 2 only" \
-  equals "$(grep -o '"id": "[0-9]*"' <<<"$out" | tr -d '"id: ' | tr '\n' ,)" "0,2,"
+  equals "$(printf '%s\n' "$out" | grep -o '"id": "[0-9]*"' | tr -d '"id: ' | tr '\n' ,)" "0,2,"
 
 run_captured env CUDA_VISIBLE_DEVICES=GPU-8a1b PATH="$scratch/bin:$PATH" "$spec_sh" --slots 2
 check "a UUID in CUDA_VISIBLE_DEVICES is refused (exit 2)" equals "$status" 2
@@ -92,13 +92,13 @@ run_captured env -u CUDA_VISIBLE_DEVICES "$KL_CTEST" --test-dir "$tests" --resou
 check "ctest accepts the spec and runs all five tests" contains "$out" "100% tests passed(, 0 tests failed)? out of 5"
 record=$(sort "$tests/record.txt")
 check "every test got exactly one GPU, 0 or 1" \
-  equals "$(awk '$2 !~ /^[01]$/ || $3 != 1' <<<"$record")" ""
+  equals "$(printf '%s\n' "$record" | awk '$2 !~ /^[01]$/ || $3 != 1')" ""
 # With -j 4 the four ordinary tests start together and need all four slots: two on each GPU.
 check "the four ordinary tests filled the two slots of each GPU" \
-  equals "$(awk '/^gpu_/ { print $2 }' <<<"$record" | sort | uniq -c | awk '{ print $2 "x" $1 }' | tr '\n' ,)" "0x2,1x2,"
+  equals "$(printf '%s\n' "$record" | awk '/^gpu_/ { print $2 }' | sort | uniq -c | awk '{ print $2 "x" $1 }' | tr '\n' ,)" "0x2,1x2,"
 check "the whole-GPU test got one GPU to itself" contains "$record" "^perf_w [01] 1$"
 check "the ctest log shows which GPU each test got" \
-  equals "$(grep -c 'kl-gpu: CUDA_VISIBLE_DEVICES=[01] (ctest resource group gpus id:[01],slots:[12])' <<<"$out")" 5
+  equals "$(printf '%s\n' "$out" | grep -c 'kl-gpu: CUDA_VISIBLE_DEVICES=[01] (ctest resource group gpus id:[01],slots:[12])')" 5
 
 rm -f "$tests/record.txt"
 run_captured env CUDA_VISIBLE_DEVICES=7 "$KL_CTEST" --test-dir "$tests" -j 4
