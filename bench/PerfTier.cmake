@@ -25,11 +25,7 @@ function(kl_add_perf_test)
   endif()
   math(EXPR ARG_TIMEOUT "${ARG_TIMEOUT} * ${KL_TEST_TIMEOUT_SCALE}")
   add_test(NAME ${ARG_NAME} COMMAND ${KL_GPU_LAUNCHER} ${ARG_ARGS})
-  set_tests_properties(${ARG_NAME} PROPERTIES
-    LABELS "gpu;perf"
-    RUN_SERIAL TRUE
-    TIMEOUT ${ARG_TIMEOUT}
-    ENVIRONMENT "KL_CTEST_NAME=${ARG_NAME}")
+  _kl_common_test_properties(${ARG_NAME} ${ARG_TIMEOUT} "gpu;perf")
   kl_gpu_resources(${ARG_NAME} WHOLE_GPU)
 endfunction()
 
