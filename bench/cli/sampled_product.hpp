@@ -1,9 +1,11 @@
-// The bench's oracle for a 4096^3 product: 16 whole rows and 16 whole columns of C (evenly
-// spaced, first and last included), computed cache-friendly on the host in about a second.
+// The bench's oracle for a 4096^3 product: the whole rows and columns of C that matmul's own
+// sampled check compares (matmul::sampled_lines_of), computed cache-friendly on the host in
+// about a second.
 // Comparing every element would need the full oracle, minutes of host time per shape.
 #pragma once
 
 #include "kl/case_result.hpp"
+#include "kl/matmul.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -20,17 +22,6 @@ struct ExpectedElement {
   double bound = 0;  // |got - value| allowed
 };
 
-inline constexpr int sampled_lines = 16;
-
-inline std::vector<std::int64_t> evenly_spaced(std::int64_t extent) {
-  std::vector<std::int64_t> at;
-  for (int s = 0; s < sampled_lines; ++s) {
-    const std::int64_t i = (extent - 1) * s / (sampled_lines - 1);
-    if (at.empty() || at.back() != i) at.push_back(i);
-  }
-  return at;
-}
-
 // C = A B (row-major, m x k times k x n) on the sampled rows and columns, accumulated in Acc
 // (double for floats, int64 for ints, exact for the lab's int inputs); `bound(k, sum|a b|)` is
 // the error allowed at each element.
@@ -40,7 +31,7 @@ std::vector<ExpectedElement> sampled_product(const std::vector<T>& a, const std:
                                              const std::function<double(std::int64_t, double)>& bound) {
   auto at = [](std::int64_t i) { return static_cast<std::size_t>(i); };
   std::vector<ExpectedElement> out;
-  const std::vector<std::int64_t> rows = evenly_spaced(m), cols = evenly_spaced(n);
+  const std::vector<std::int64_t> rows = matmul::sampled_lines_of(m), cols = matmul::sampled_lines_of(n);
   std::vector<Acc> sum(at(n));
   std::vector<double> magnitude(at(n));
   for (const std::int64_t i : rows) {  // a row of C: stream the rows of B

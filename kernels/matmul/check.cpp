@@ -30,16 +30,24 @@ double input(const std::vector<float>& v, std::int64_t index, InputPrecision p) 
   return p == InputPrecision::fp16 ? round_to_fp16(x) : x;
 }
 
-// Which elements are compared: all of them, or whole sampled rows and columns (spread evenly,
-// first and last included) when the oracle of every element would cost too much.
+// Which elements are compared: all of them, or whole sampled rows and columns when the oracle
+// of every element would cost too much.
 std::vector<bool> sampled(std::int64_t extent) {
   std::vector<bool> pick(static_cast<std::size_t>(extent), false);
-  for (int s = 0; s < sampled_lines; ++s)
-    pick[static_cast<std::size_t>((extent - 1) * s / (sampled_lines - 1))] = true;
+  for (const std::int64_t i : sampled_lines_of(extent)) pick[static_cast<std::size_t>(i)] = true;
   return pick;
 }
 
 }  // namespace
+
+std::vector<std::int64_t> sampled_lines_of(std::int64_t extent) {
+  std::vector<std::int64_t> at;
+  for (int s = 0; s < sampled_lines; ++s) {
+    const std::int64_t i = (extent - 1) * s / (sampled_lines - 1);
+    if (at.empty() || at.back() != i) at.push_back(i);
+  }
+  return at;
+}
 
 std::vector<std::size_t> checked_elements(const Shape& shape) {
   std::vector<std::size_t> out;

@@ -81,6 +81,9 @@ std::vector<double> oracle(const Inputs& in, const Shape& shape);
 // and the bench's 4096^3 on samples, since a full double oracle there costs seconds to minutes.
 inline constexpr std::int64_t full_check_limit = std::int64_t{1} << 27;
 inline constexpr int sampled_lines = 16;
+// The sampled_lines rows (or columns) of an extent that a sampled check compares: evenly spread,
+// first and last included, no repeats.
+std::vector<std::int64_t> sampled_lines_of(std::int64_t extent);
 // The row-major indices of C that a check compares: all of them up to full_check_limit, else
 // every element of sampled_lines whole rows and whole columns (evenly spread, ends included).
 std::vector<std::size_t> checked_elements(const Shape& shape);

@@ -84,6 +84,10 @@ struct CheckedSum {
   double sum = 0;
 };
 
+// Compares one sum with the integral (mismatch index 0, integral_bound) and with the CPU left sum
+// (index 1, left_sum_bound); NaN fails both. What run_case, the CLI and the bench all check.
+CaseResult compare_sum(double sum, const Oracle& want);
+
 // Poisons a guarded one-double output (NaN payload, canaries around it), launches `v`, checks
 // the guards, and compares the sum with the integral (integral_bound) and with the CPU left sum
 // (left_sum_bound). Throws std::invalid_argument for an unsupported shape.
