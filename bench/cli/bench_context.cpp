@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <ostream>
 #include <stdexcept>
+#include <utility>
 
 namespace kl::cli {
 namespace {
@@ -31,12 +32,6 @@ bench::DeviceAttributes device_attributes() {
   d.bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
   d.l2_bytes = attribute(cudaDevAttrL2CacheSize);
   return d;
-}
-
-double median_of(std::vector<double> ms) {
-  std::sort(ms.begin(), ms.end());
-  const std::size_t n = ms.size();
-  return n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
 }
 
 void require_ok(const CaseResult& r, const BenchCase& c, const char* which) {
@@ -86,12 +81,7 @@ TimingSummary Bench::validated_timing(const BenchCase& c, const std::function<vo
   KL_CUDA_CHECK(cudaStreamSynchronize(stream));
   require_ok(check(), c, "of the timed runs");
 
-  TimingSummary t;
-  t.repetitions = reps;
-  t.median_ms = median_of(ms);
-  t.min_ms = *std::min_element(ms.begin(), ms.end());
-  t.max_ms = *std::max_element(ms.begin(), ms.end());
-  return t;
+  return summarize_timings(std::move(ms));
 }
 
 double Bench::ceiling(const std::string& name, const std::string& metric, const std::string& how,

@@ -19,7 +19,7 @@ struct RiemannInput {
   riemann::Oracle want;
   DeviceBuffer<double> sum{1};
 
-  void make() {
+  void build() {
     if (ready) return;
     want = riemann::oracle(bench_n);  // n host evaluations, once per process
     ready = true;
@@ -33,7 +33,7 @@ std::vector<BenchCase> riemann_bench_cases() { return cases_of<riemann::Variant>
 bench::Result riemann_bench_measure(const BenchCase& c, Bench& ctx) {
   const riemann::Variant& v = riemann::variant(c.variant);
   RiemannInput& in = ctx.state<RiemannInput>("riemann");
-  in.make();
+  in.build();
   const riemann::Args args{in.sum.data(), {bench_n, bench_block}};
   const TimingSummary t = ctx.validated_timing(
       c, [&](cudaStream_t s) { poison_words(in.sum.data(), 2, s); }, [&](cudaStream_t s) { v.launch(args, s); },

@@ -1,5 +1,7 @@
 #include "kl/timing.hpp"
 
+#include <utility>
+
 namespace kl {
 
 EventPair::EventPair() {
@@ -22,6 +24,17 @@ float EventPair::elapsed_ms() {
   return ms;
 }
 
+TimingSummary summarize_timings(std::vector<double> ms) {
+  TimingSummary s;
+  s.repetitions = static_cast<int>(ms.size());
+  if (ms.empty()) return s;
+  std::sort(ms.begin(), ms.end());
+  s.min_ms = ms.front();
+  s.max_ms = ms.back();
+  s.median_ms = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  return s;
+}
+
 TimingSummary time_device_work(const std::function<void(cudaStream_t)>& work, int warmup, int reps,
                                cudaStream_t stream) {
   for (int i = 0; i < warmup; ++i) work(stream);
@@ -33,14 +46,7 @@ TimingSummary time_device_work(const std::function<void(cudaStream_t)>& work, in
     events.stop(stream);
     ms.push_back(events.elapsed_ms());
   }
-  TimingSummary s;
-  s.repetitions = reps;
-  if (ms.empty()) return s;
-  std::sort(ms.begin(), ms.end());
-  s.min_ms = ms.front();
-  s.max_ms = ms.back();
-  s.median_ms = ms.size() % 2 ? ms[ms.size() / 2] : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
-  return s;
+  return summarize_timings(std::move(ms));
 }
 
 }  // namespace kl

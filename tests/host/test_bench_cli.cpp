@@ -8,6 +8,7 @@
 
 #include "kl/matmul.hpp"
 #include "kl/registry.hpp"
+#include "kl/timing.hpp"
 
 #include <gtest/gtest.h>
 
@@ -162,4 +163,15 @@ TEST(BenchSampledProduct, SameLinesAndValuesAsTheMatmulOracle) {
     EXPECT_EQ(e.value, kl::matmul::oracle_element(in, shape, kl::matmul::InputPrecision::fp32, i, j).value)
         << i << "," << j;
   }
+}
+
+// One summary of per-run times serves `kernel-lab run` and the bench.
+TEST(BenchTiming, MedianMinMaxOfTheRuns) {
+  const kl::TimingSummary odd = kl::summarize_timings({3.0, 1.0, 2.0});
+  EXPECT_EQ(odd.median_ms, 2.0);
+  EXPECT_EQ(odd.min_ms, 1.0);
+  EXPECT_EQ(odd.max_ms, 3.0);
+  EXPECT_EQ(odd.repetitions, 3);
+  EXPECT_EQ(kl::summarize_timings({4.0, 1.0, 2.0, 3.0}).median_ms, 2.5);
+  EXPECT_EQ(kl::summarize_timings({}).repetitions, 0);
 }

@@ -31,6 +31,9 @@ struct TimingSummary {
   int repetitions = 0;
 };
 
+// Median, min, max and count of per-run times in ms (zeros for none).
+TimingSummary summarize_timings(std::vector<double> ms);
+
 // Runs `work` `warmup` times untimed, then `reps` times, each timed by its own event pair.
 TimingSummary time_device_work(const std::function<void(cudaStream_t)>& work, int warmup, int reps,
                                cudaStream_t stream = nullptr);
