@@ -77,7 +77,7 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
 
   std::vector<bench::Gate> arch_gates;
   if (gates) {
-    arch_gates = bench::gates_for_arch(*gates, report.arch);
+    arch_gates = bench::gates_for_device(*gates, report.arch, report.gpu);
     report.gates_evaluated = true;
     report.gates_path = gates->path;
     auto remeasure = [&](const std::string& key) {

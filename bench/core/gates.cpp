@@ -92,8 +92,28 @@ Gate parse_gate(const std::vector<std::string>& t, const LineParser& p) {
 
 }  // namespace
 
+namespace {
+
+// The text between the brackets of a section header, or "" when the line is not a header.
+// Headers: [default], [sm_90] (an architecture), [gpu NVIDIA H100 80GB HBM3] (one GPU model, by
+// the name the CUDA runtime reports; the name may contain spaces, so headers are not tokenised).
+std::string section_of(const std::string& line, const LineParser& p) {
+  const std::string text = line.substr(0, line.find('#'));
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos || text[first] != '[') return "";
+  const auto last = text.find_last_not_of(" \t\r");
+  if (text[last] != ']') p.fail("expected a section header such as [default], [sm_90] or [gpu NVIDIA H100 80GB HBM3]");
+  static const std::regex known(R"(default|sm_[0-9]+[a-z]?|gpu \S.*)");
+  const std::string name = text.substr(first + 1, last - first - 1);
+  if (!std::regex_match(name, known))
+    p.fail("unknown section [" + name +
+           "] (expected [default], an architecture such as [sm_90], or [gpu NAME] with the GPU's name)");
+  return name;
+}
+
+}  // namespace
+
 GatesFile parse_gates(std::istream& in, const std::string& path) {
-  static const std::regex section_name(R"(default|sm_[0-9]+[a-z]?)");
   GatesFile file;
   file.path = path;
   std::string section;
@@ -102,16 +122,13 @@ GatesFile parse_gates(std::istream& in, const std::string& path) {
   for (std::string line; std::getline(in, line);) {
     ++number;
     const LineParser p(path, number);
-    const std::vector<std::string> t = tokens_of(line);
-    if (t.empty()) continue;
-    if (t[0].front() == '[') {
-      if (t.size() != 1 || t[0].back() != ']') p.fail("expected a section header such as [default] or [sm_90]");
-      section = t[0].substr(1, t[0].size() - 2);
-      if (!std::regex_match(section, section_name))
-        p.fail("unknown section [" + section + "] (expected [default] or an architecture such as [sm_90])");
+    if (std::string header = section_of(line, p); !header.empty()) {
+      section = std::move(header);
       continue;
     }
-    if (section.empty()) p.fail("gate before any section: start with [default] or [sm_XX]");
+    const std::vector<std::string> t = tokens_of(line);
+    if (t.empty()) continue;
+    if (section.empty()) p.fail("gate before any section: start with [default], [sm_XX] or [gpu NAME]");
     Gate g = parse_gate(t, p);
     g.section = section;
     g.line = number;
@@ -129,14 +146,15 @@ GatesFile load_gates(const std::string& path) {
   return parse_gates(in, path);
 }
 
-std::vector<Gate> gates_for_arch(const GatesFile& file, const std::string& arch) {
+std::vector<Gate> gates_for_device(const GatesFile& file, const std::string& arch, const std::string& gpu) {
   std::vector<Gate> chosen;
-  for (const Gate& g : file.gates)
-    if (g.section == "default") chosen.push_back(g);
-  for (const Gate& g : file.gates) {
-    if (g.section != arch) continue;
-    const auto same = std::find_if(chosen.begin(), chosen.end(), [&](const Gate& c) { return c.name() == g.name(); });
-    if (same != chosen.end()) *same = g; else chosen.push_back(g);
+  // Later layers replace earlier gates of the same name and add the others.
+  for (const std::string& layer : {std::string("default"), arch, "gpu " + gpu}) {
+    for (const Gate& g : file.gates) {
+      if (g.section != layer) continue;
+      const auto same = std::find_if(chosen.begin(), chosen.end(), [&](const Gate& c) { return c.name() == g.name(); });
+      if (same != chosen.end()) *same = g; else chosen.push_back(g);
+    }
   }
   std::erase_if(chosen, [](const Gate& g) { return g.off; });
   return chosen;

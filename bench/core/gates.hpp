@@ -1,4 +1,4 @@
-// Performance gates: the reviewed file (bench/gates.conf), its per-architecture sections, and
+// Performance gates: the reviewed file (bench/gates.conf), its per-architecture and per-GPU sections, and
 // their evaluation with re-measurement. Host-only: the host tier tests parsing and evaluation
 // with stubbed measurements.
 //
@@ -6,9 +6,11 @@
 //   [default]                       gates for every GPU
 //   [sm_90]                         gates for one architecture; a gate here replaces the
 //                                   [default] gate of the same kind on the same result(s)
+//   [gpu NVIDIA H100 80GB HBM3]     gates for one GPU model (the CUDA runtime's name for it),
+//                                   layered over its architecture's section the same way
 //   min_ratio KEY >= T              KEY's ratio to its ceiling must be at least T
 //   order KEY_A >= K x KEY_B        KEY_A's value must be at least K times KEY_B's
-//   T or K may be `off`: that gate is dropped for the section's architecture.
+//   T or K may be `off`: that gate is dropped for the section's GPUs.
 //   `#` starts a comment; KEY is family.variant[.dtype], as in the bench's results.
 #pragma once
 
@@ -37,7 +39,7 @@ struct Gate {
   std::string b;  // order: the right side
   double threshold = 0;
   bool off = false;
-  std::string section;  // "default" or an architecture such as "sm_90"
+  std::string section;  // "default", an architecture such as "sm_90", or "gpu NVIDIA H100 80GB HBM3"
   int line = 0;
 
   // Stable across threshold changes: "min_ratio(matmul.naive)", "order(matmul.naive / matmul.uncoalesced)".
@@ -57,8 +59,9 @@ GatesFile parse_gates(std::istream& in, const std::string& path);
 // Throws GatesFileError when the file cannot be read.
 GatesFile load_gates(const std::string& path);
 
-// The [default] gates overridden by those of [arch] (same name), `off` gates removed.
-std::vector<Gate> gates_for_arch(const GatesFile& file, const std::string& arch);
+// The gates for one GPU: [default], overridden (same name) and extended by [arch], then by
+// [gpu <gpu>]; `off` gates removed. Sections for other architectures and GPUs are ignored.
+std::vector<Gate> gates_for_device(const GatesFile& file, const std::string& arch, const std::string& gpu);
 
 enum class GateStatus { pass, fail, remeasured_pass };
 std::string to_string(GateStatus status);  // "pass", "fail", "remeasured-pass"

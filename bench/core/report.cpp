@@ -97,7 +97,7 @@ std::string to_markdown(const Report& rep) {
       << " | " << (roof > 0 ? percent(r.value / roof) : "n/a") << " |\n";
   }
   if (rep.gates_evaluated) {
-    o << "\n## Gates (" << rep.gates_path << ", [" << rep.arch << "] over [default])\n\n";
+    o << "\n## Gates (" << rep.gates_path << ", [gpu " << rep.gpu << "] over [" << rep.arch << "] over [default])\n\n";
     o << "| gate | rule | status | measured | threshold |\n|---|---|---|---|---|\n";
     for (const GateOutcome& g : rep.gates.outcomes)
       o << "| `" << g.gate.name() << "` | " << g.gate.rule() << " | **" << to_string(g.status) << "**"

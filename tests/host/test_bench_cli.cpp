@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -141,8 +142,12 @@ TEST(BenchConsistency, GatesFileNamesOnlyBenchedResults) {
     for (const std::string& k : g.keys())
       EXPECT_TRUE(keys.count(k)) << path << ":" << g.line << ": " << g.name() << " names " << k
                                  << ", which no bench hook produces";
-  // The gated architecture has a section.
-  EXPECT_FALSE(kl::bench::gates_for_arch(file, "sm_90").empty());
+  // The gated architecture and the GPU the thresholds were set on have sections.
+  const auto has_section = [&](const std::string& section) {
+    return std::any_of(file.gates.begin(), file.gates.end(), [&](const kl::bench::Gate& g) { return g.section == section; });
+  };
+  EXPECT_TRUE(has_section("sm_90"));
+  EXPECT_TRUE(has_section("gpu NVIDIA H100 80GB HBM3"));
 }
 
 // The bench's sampled oracle and matmul's sampled check compare the same rows and columns, and

@@ -66,8 +66,10 @@ TEST(BenchGatesParse, KindsSectionsCommentsAndOff) {
       "order matmul.naive >= 4 x matmul.uncoalesced\n"
       "[sm_90]\n"
       "order reduction.grid_stride.float >= 2.5 * reduction.complete_unrolling.float\n"
-      "min_ratio matmul.naive >= off\n");
-  ASSERT_EQ(file.gates.size(), 4u);
+      "min_ratio matmul.naive >= off\n"
+      "  [gpu NVIDIA H100 80GB HBM3]   # a GPU model's name has spaces\n"
+      "min_ratio basics.matr >= 0.44\n");
+  ASSERT_EQ(file.gates.size(), 5u);
   EXPECT_EQ(file.gates[0].kind, GateKind::min_ratio);
   EXPECT_EQ(file.gates[0].a, "matmul.naive");
   EXPECT_DOUBLE_EQ(file.gates[0].threshold, 0.07);
@@ -78,6 +80,8 @@ TEST(BenchGatesParse, KindsSectionsCommentsAndOff) {
   EXPECT_EQ(file.gates[2].b, "reduction.complete_unrolling.float");
   EXPECT_EQ(file.gates[2].section, "sm_90");
   EXPECT_TRUE(file.gates[3].off);
+  EXPECT_EQ(file.gates[4].section, "gpu NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(file.gates[4].line, 10);
 }
 
 TEST(BenchGatesParse, ErrorsNameTheLine) {
@@ -91,6 +95,9 @@ TEST(BenchGatesParse, ErrorsNameTheLine) {
   expect_parse_error("[default]\norder a.b >= 2 x a.b\n", "needs two different results");
   expect_parse_error("[default]\nmin_ratio Matmul-naive >= 1\n", "is not a result key");
   expect_parse_error("[gpu]\n", "gates.conf:1: unknown section [gpu]");
+  expect_parse_error("[gpu ]\n", "gates.conf:1: unknown section [gpu ]");
+  expect_parse_error("[sm90]\n", "unknown section [sm90] (expected [default], an architecture such as [sm_90], or [gpu NAME]");
+  expect_parse_error("[gpu NVIDIA H200\n", "gates.conf:1: expected a section header");
   expect_parse_error("[default\n", "expected a section header");
   expect_parse_error("[default]\nmin_ratio a.b >= 1\nmin_ratio a.b >= 2\n",
                      "gates.conf:3: duplicate gate min_ratio(a.b) in [default] (first on line 2)");
@@ -100,7 +107,7 @@ TEST(BenchGatesParse, MissingFileIsAnError) {
   EXPECT_THROW(kl::bench::load_gates("/nonexistent/gates.conf"), kl::bench::GatesFileError);
 }
 
-TEST(BenchGatesArch, ArchSectionOverridesDefaultAndOffDrops) {
+TEST(BenchGatesLayers, ArchSectionOverridesDefaultAndOffDrops) {
   const auto file = parse(
       "[default]\n"
       "min_ratio f.a >= 0.5\n"
@@ -112,16 +119,47 @@ TEST(BenchGatesArch, ArchSectionOverridesDefaultAndOffDrops) {
       "min_ratio f.c >= 0.1\n"
       "[sm_80]\n"
       "min_ratio f.b >= 0.9\n");
-  const std::vector<Gate> h100 = kl::bench::gates_for_arch(file, "sm_90");
+  const std::vector<Gate> h100 = kl::bench::gates_for_device(file, "sm_90", "NVIDIA H100 80GB HBM3");
   ASSERT_EQ(h100.size(), 3u);
   EXPECT_EQ(h100[0].name(), "min_ratio(f.a)");
   EXPECT_DOUBLE_EQ(h100[0].threshold, 0.8);
   EXPECT_EQ(h100[0].section, "sm_90");
   EXPECT_DOUBLE_EQ(h100[1].threshold, 0.5);  // f.b from [default]; sm_80's is not ours
   EXPECT_EQ(h100[2].name(), "min_ratio(f.c)");
-  const std::vector<Gate> other = kl::bench::gates_for_arch(file, "sm_75");
+  const std::vector<Gate> other = kl::bench::gates_for_device(file, "sm_75", "Tesla T4");
   ASSERT_EQ(other.size(), 3u);
   EXPECT_EQ(other[2].name(), "order(f.a / f.b)");
+}
+
+// Two GPUs of one architecture differ where a ratio mixes a bandwidth ceiling with a kernel that
+// does not scale with bandwidth: the [gpu NAME] layer holds one model's thresholds.
+TEST(BenchGatesLayers, GpuSectionOverridesItsArchitectureForThatModelOnly) {
+  const auto file = parse(
+      "[default]\n"
+      "min_ratio f.a >= 0.3\n"
+      "[sm_90]\n"
+      "min_ratio f.a >= 0.4\n"
+      "min_ratio f.b >= 0.2\n"
+      "[gpu NVIDIA H100 80GB HBM3]\n"
+      "min_ratio f.a >= 0.5\n"
+      "min_ratio f.b >= off\n"
+      "order f.a >= 2 x f.c\n"
+      "[gpu NVIDIA H200]\n"
+      "min_ratio f.a >= 0.45\n");
+  const std::vector<Gate> h100 = kl::bench::gates_for_device(file, "sm_90", "NVIDIA H100 80GB HBM3");
+  ASSERT_EQ(h100.size(), 2u);
+  EXPECT_DOUBLE_EQ(h100[0].threshold, 0.5);
+  EXPECT_EQ(h100[0].section, "gpu NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(h100[1].name(), "order(f.a / f.c)");
+  const std::vector<Gate> h200 = kl::bench::gates_for_device(file, "sm_90", "NVIDIA H200");
+  ASSERT_EQ(h200.size(), 2u);
+  EXPECT_DOUBLE_EQ(h200[0].threshold, 0.45);
+  EXPECT_DOUBLE_EQ(h200[1].threshold, 0.2);
+  // Another sm_90 part with no section of its own gets the architecture's gates.
+  const std::vector<Gate> gh200 = kl::bench::gates_for_device(file, "sm_90", "NVIDIA GH200 480GB");
+  ASSERT_EQ(gh200.size(), 2u);
+  EXPECT_DOUBLE_EQ(gh200[0].threshold, 0.4);
+  EXPECT_EQ(gh200[0].section, "sm_90");
 }
 
 TEST(BenchGatesEvaluate, PassFailAndRemeasuredPass) {
