@@ -3,8 +3,6 @@
 // (the seed loads array[tidGlobal] unguarded; here n is a parameter and the tail loads 0).
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
-
 namespace kl::reduction {
 namespace {
 
@@ -31,13 +29,7 @@ __global__ void blockReduction(const T *array, T *output, int n) {
 }  // namespace
 
 void launch_block_reduction(const Args& args, cudaStream_t stream) {
-  zero_output(args, stream);
-  const auto blocks = static_cast<unsigned>(grid_1d(args.shape.n, args.shape.block));
-  if (blocks == 0) return;
-  const std::size_t shared = static_cast<std::size_t>(args.shape.block) * 4;
-  with_dtype(args, [&](auto in, auto out) {
-    blockReduction<<<blocks, args.shape.block, shared, stream>>>(in, out, static_cast<int>(args.shape.n));
-  });
+  launch_shared_tree_rung(args, stream, 1, blockReduction<int>, blockReduction<float>);
 }
 
 }  // namespace kl::reduction

@@ -6,8 +6,6 @@
 #include "launchers.hpp"
 #include "unroll_common.cuh"
 
-#include "kl/geometry.hpp"
-
 namespace kl::reduction {
 namespace {
 
@@ -40,13 +38,7 @@ __global__ void blockReduction(const T *array, T *output, int n) {
 }  // namespace
 
 void launch_unroll_last_warp(const Args& args, cudaStream_t stream) {
-  zero_output(args, stream);
-  const auto blocks = static_cast<unsigned>(ceil_div(args.shape.n, 2 * std::int64_t{args.shape.block}));
-  if (blocks == 0) return;
-  const std::size_t shared = static_cast<std::size_t>(args.shape.block) * 4;
-  with_dtype(args, [&](auto in, auto out) {
-    blockReduction<<<blocks, args.shape.block, shared, stream>>>(in, out, static_cast<int>(args.shape.n));
-  });
+  launch_shared_tree_rung(args, stream, 2, blockReduction<int>, blockReduction<float>);
 }
 
 }  // namespace kl::reduction

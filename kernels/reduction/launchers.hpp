@@ -21,6 +21,14 @@ inline void zero_output(const Args& a, cudaStream_t stream) {
   KL_CUDA_CHECK(cudaMemsetAsync(a.out, 0, 4, stream));
 }
 
+// Rungs 02..05 (shared_tree_launch.cu): zero the output, then launch the rung's kernel for the
+// shape's dtype on ceil(n / (elems_per_thread x block)) blocks with one int or float of dynamic
+// shared memory per thread.
+using IntRungKernel = void (*)(const int*, int*, int);
+using FloatRungKernel = void (*)(const float*, float*, int);
+void launch_shared_tree_rung(const Args& args, cudaStream_t stream, int elems_per_thread, IntRungKernel int_kernel,
+                             FloatRungKernel float_kernel);
+
 void launch_cub_sum(const Args& args, cudaStream_t stream);
 void launch_naive_sum(const Args& args, cudaStream_t stream);
 void launch_block_reduction(const Args& args, cudaStream_t stream);
