@@ -20,7 +20,7 @@ __global__ void naiveSum(const T *input, T *output, int n) {
 
 void launch_naive_sum(const Args& args, cudaStream_t stream) {
   zero_output(args, stream);
-  const auto blocks = static_cast<unsigned>(grid_1d(args.shape.n, args.shape.block));
+  const auto blocks = static_cast<unsigned>(plan::one_atomic_per_element(args.shape.n, args.shape.block).blocks);
   if (blocks == 0) return;
   with_dtype(args, [&](auto in, auto out) {
     naiveSum<<<blocks, args.shape.block, 0, stream>>>(in, out, static_cast<int>(args.shape.n));

@@ -29,7 +29,7 @@ __global__ void blkReduct(const T *arr, T *o, int n) {
 
 void launch_complete_unrolling(const Args& args, cudaStream_t stream) {
   zero_output(args, stream);
-  const auto blocks = static_cast<unsigned>(ceil_div(args.shape.n, 2 * std::int64_t{args.shape.block}));
+  const auto blocks = static_cast<unsigned>(plan::shared_tree(args.shape.n, args.shape.block, 2).blocks);
   if (blocks == 0) return;
   with_dtype(args, [&](auto in, auto out) {
     with_block_size(args.shape.block, [&]<unsigned B>() {

@@ -7,13 +7,8 @@
 
 #include "kl/geometry.hpp"
 
-#include <algorithm>
-
 namespace kl::reduction {
 namespace {
-
-// Enough blocks to fill an H100 (132 SMs x 2048 threads) at every block size; larger n loops.
-constexpr std::int64_t max_blocks = 1024;
 
 template <unsigned int blockSize, class T>
 __global__ void block_reduction(const T *array, T *output, int N) {
@@ -39,8 +34,7 @@ __global__ void block_reduction(const T *array, T *output, int N) {
 
 void launch_grid_stride(const Args& args, cudaStream_t stream) {
   zero_output(args, stream);
-  const auto blocks = static_cast<unsigned>(
-      std::min(max_blocks, ceil_div(args.shape.n, 2 * std::int64_t{args.shape.block})));
+  const auto blocks = static_cast<unsigned>(plan::grid_stride_pairs(args.shape.n, args.shape.block).blocks);
   if (blocks == 0) return;
   with_dtype(args, [&](auto in, auto out) {
     with_block_size(args.shape.block, [&]<unsigned B>() {

@@ -5,12 +5,8 @@
 
 #include "kl/geometry.hpp"
 
-#include <algorithm>
-
 namespace kl::reduction {
 namespace {
-
-constexpr std::int64_t max_blocks = 1024;
 
 template <class T>
 __device__ T warpSum(T v) {
@@ -39,7 +35,7 @@ __global__ void warpShuffleSum(const T *array, T *output, int n) {
 
 void launch_warp_shuffle(const Args& args, cudaStream_t stream) {
   zero_output(args, stream);
-  const auto blocks = static_cast<unsigned>(std::min(max_blocks, grid_1d(args.shape.n, args.shape.block)));
+  const auto blocks = static_cast<unsigned>(plan::grid_stride_shuffles(args.shape.n, args.shape.block).blocks);
   if (blocks == 0) return;
   with_dtype(args, [&](auto in, auto out) {
     warpShuffleSum<<<blocks, args.shape.block, 0, stream>>>(in, out, static_cast<int>(args.shape.n));

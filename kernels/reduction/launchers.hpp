@@ -3,6 +3,7 @@
 
 #include "kl/check.hpp"
 #include "kl/reduction.hpp"
+#include "summation_plan.hpp"
 
 namespace kl::reduction {
 

@@ -35,6 +35,13 @@ std::string tree_block(const Shape& s) { return power_of_two_block(s, 32); }
 // warpReduce reads s[tid + 32]: the block must hold at least 64 partial sums.
 std::string last_warp_block(const Shape& s) { return power_of_two_block(s, 64); }
 
+// Each rung's summation depth, from the same plan its launcher takes its grid from.
+std::int64_t naive_depth(const Shape& s) { return plan::one_atomic_per_element(s.n, s.block).depth(); }
+std::int64_t one_per_thread_depth(const Shape& s) { return plan::shared_tree(s.n, s.block, 1).depth(); }
+std::int64_t two_per_thread_depth(const Shape& s) { return plan::shared_tree(s.n, s.block, 2).depth(); }
+std::int64_t grid_stride_depth(const Shape& s) { return plan::grid_stride_pairs(s.n, s.block).depth(); }
+std::int64_t warp_shuffle_depth(const Shape& s) { return plan::grid_stride_shuffles(s.n, s.block).depth(); }
+
 ExpectedFinding race(const char* repro) {
   return {Checker::racecheck, "Race reported between", repro,
           {"--n", "4096", "--block", "256"}, "reduction.last_warp_syncwarp"};
@@ -44,26 +51,26 @@ const std::vector<Variant> variant_table = {
     {{{"reduction", "cub_sum", "-", "cub::DeviceReduce::Sum",
        "Variant 0: CUB's tuned reduction; every rung's bandwidth is read as a share of it.",
        Role::reference, {}},
-      n_violation, launch_cub_sum}},
+      n_violation, launch_cub_sum}, nullptr},
     {{{"reduction", "naive_sum", seed004, "naiveSum",
        "One atomicAdd per element: correct, but every add to the one result is serialised.",
        Role::teaching, {}},
-      any_block, launch_naive_sum}},
+      any_block, launch_naive_sum}, naive_depth},
     {{{"reduction", "block_reduction", seed004, "blockReduction",
        "A tree sum per block in shared memory (interleaved, `tid < stride`); one atomicAdd per block.",
        Role::teaching, {}},
-      tree_block, launch_block_reduction}},
+      tree_block, launch_block_reduction}, one_per_thread_depth},
     {{{"reduction", "first_add_during_load", seed004, "blockReduction (two loads and addition)",
        "Each thread adds two elements while loading: no idle half in the first step, half the blocks.",
        Role::teaching, {}},
-      tree_block, launch_first_add_during_load}},
+      tree_block, launch_first_add_during_load}, two_per_thread_depth},
     {{{"reduction", "unroll_last_warp", seed004, "warpReduce (volatile)",
        "The last warp unrolled as the seed writes it, on volatile shared memory with no __syncwarp. "
        "Since Volta the lanes of a warp are scheduled independently, so nothing orders one lane's "
        "store of s[tid] before another lane's load: right sums on the H100, but racecheck reports "
        "the hazards. Fixed by last_warp_syncwarp.",
        Role::flawed, {race("race-reduce-unroll-volatile")}},
-      last_warp_block, launch_unroll_last_warp}},
+      last_warp_block, launch_unroll_last_warp}, two_per_thread_depth},
     {{{"reduction", "unroll_last_warp_no_volatile", seed004, "warpReduce (volatile removed)",
        "PLANTED: rung 04 without volatile. The compiler keeps partial sums in registers and lanes "
        "read stale shared memory: wrong sums on the H100 (a property must find a counterexample) "
@@ -71,23 +78,23 @@ const std::vector<Variant> variant_table = {
        Role::planted,
        {race("race-reduce-unroll-no-volatile"),
         {Checker::oracle, "", "", {"--n", "4096", "--block", "256"}, "reduction.last_warp_syncwarp"}}},
-      last_warp_block, launch_unroll_last_warp_no_volatile}},
+      last_warp_block, launch_unroll_last_warp_no_volatile}, two_per_thread_depth},
     {{{"reduction", "last_warp_syncwarp", seed004, "warpReduce (with __syncwarp)",
        "The last warp done right since Volta: read, __syncwarp(), write, __syncwarp() per step.",
        Role::teaching, {}},
-      last_warp_block, launch_last_warp_syncwarp}},
+      last_warp_block, launch_last_warp_syncwarp}, two_per_thread_depth},
     {{{"reduction", "complete_unrolling", seed004, "blkReduct<blockSize>",
        "template <unsigned int blockSize>: the block-size tests fold at compile time, no stride loop.",
        Role::teaching, {}},
-      last_warp_block, launch_complete_unrolling}},
+      last_warp_block, launch_complete_unrolling}, two_per_thread_depth},
     {{{"reduction", "grid_stride", seed004, "block_reduction<blockSize>",
        "Many elements per thread with a grid-stride loop (algorithm cascading): a fixed grid covers any n.",
        Role::teaching, {}},
-      last_warp_block, launch_grid_stride}},
+      last_warp_block, launch_grid_stride}, grid_stride_depth},
     {{{"reduction", "warp_shuffle", seed004, "warpShuffleSum (beyond the seed)",
        "Beyond the seed: __shfl_down_sync sums each warp in registers; shared memory holds one value per warp.",
        Role::teaching, {}},
-      tree_block, launch_warp_shuffle}},
+      tree_block, launch_warp_shuffle}, warp_shuffle_depth},
 };
 
 }  // namespace

@@ -10,7 +10,7 @@ void launch_shared_tree_rung(const Args& args, cudaStream_t stream, int elems_pe
                              FloatRungKernel float_kernel) {
   zero_output(args, stream);
   const auto blocks =
-      static_cast<unsigned>(ceil_div(args.shape.n, std::int64_t{elems_per_thread} * args.shape.block));
+      static_cast<unsigned>(plan::shared_tree(args.shape.n, args.shape.block, elems_per_thread).blocks);
   if (blocks == 0) return;
   // One 4-byte int or float of dynamic shared memory per thread: the tree's subArray.
   const std::size_t shared = static_cast<std::size_t>(args.shape.block) * 4;

@@ -46,9 +46,11 @@ TEST(Bounds, GammaMatchesItsDefinition) {
   EXPECT_TRUE(std::isinf(kl::bounds::gamma(std::int64_t{1} << 24)));
 }
 
-TEST(Bounds, FloatSumBoundIsNMinusOneEpsTimesSumAbs) {
-  EXPECT_EQ(kl::bounds::float_sum_bound(1, 5.0), 0.0);
-  EXPECT_DOUBLE_EQ(kl::bounds::float_sum_bound(1001, 2.0), 1000 * std::ldexp(1.0, -23) * 2.0);
+TEST(Bounds, FloatSumBoundIsGammaOfTheDepthTimesSumAbs) {
+  EXPECT_EQ(kl::bounds::float_sum_bound(0, 5.0), 0.0);
+  EXPECT_DOUBLE_EQ(kl::bounds::float_sum_bound(1000, 2.0), kl::bounds::gamma(1000) * 2.0);
+  EXPECT_DOUBLE_EQ(kl::bounds::float_sum_worst_case_bound(1001, 2.0), kl::bounds::float_sum_bound(1000, 2.0));
+  EXPECT_EQ(kl::bounds::float_sum_worst_case_bound(1, 5.0), 0.0);
 }
 
 TEST(Bounds, UlpDistance) {

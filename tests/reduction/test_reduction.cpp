@@ -1,5 +1,6 @@
-// Reduction family on the GPU: every clean rung on int (exact) and float (within the bound),
-// seed-style launches, rejected block sizes, and the flawed volatile rung's correct sums.
+// Reduction family on the GPU: every clean rung on int (exact) and float (exact on exact-integer
+// data, within the rung's depth bound on rounding data), seed-style launches, rejected block
+// sizes, and the flawed volatile rung's correct sums.
 #include "kl/reduction.hpp"
 
 #include <gtest/gtest.h>
@@ -9,8 +10,14 @@ using kl::CaseResult;
 
 namespace {
 
-CaseResult run(const Variant& v, Shape shape, std::uint64_t seed = 7) {
-  return run_case(v, shape, make_inputs(shape, seed));
+CaseResult run(const Variant& v, Shape shape, std::uint64_t seed = 7, FloatData data = FloatData::exact_integers) {
+  return run_case(v, shape, make_inputs(shape, seed, data));
+}
+
+// The data kinds a dtype has: int one, float both.
+std::vector<FloatData> data_kinds(Dtype d) {
+  if (d == Dtype::i32) return {FloatData::exact_integers};
+  return {FloatData::exact_integers, FloatData::rounding};
 }
 
 // The smallest block a variant takes: 64 for the last-warp rungs, else 32.
@@ -22,10 +29,11 @@ int smallest_block(const Variant& v) { return v.supports({1, 32, Dtype::i32}) ? 
 TEST(ReductionSeed, EveryCleanRungSumsWithBlocksOf128) {
   for (const Variant& v : variants()) {
     if (v.info.has_findings()) continue;
-    for (Dtype d : {Dtype::i32, Dtype::f32}) {
-      const CaseResult r = run(v, {100000, 128, d});
-      EXPECT_TRUE(r.ok()) << v.info.id() << " " << to_string(d) << ": " << r.describe();
-    }
+    for (Dtype d : {Dtype::i32, Dtype::f32})
+      for (FloatData data : data_kinds(d)) {
+        const CaseResult r = run(v, {100000, 128, d}, 7, data);
+        EXPECT_TRUE(r.ok()) << v.info.id() << " " << to_string(d) << " " << to_string(data) << ": " << r.describe();
+      }
   }
 }
 
@@ -45,11 +53,12 @@ TEST(Reduction, EveryCleanRungHandlesEmptyOddAndMultiGridSizes) {
     if (v.info.has_findings()) continue;
     for (std::int64_t n : {0, 1, 33, 1000, 65537, 5000011}) {
       for (int block : {smallest_block(v), 1024}) {
-        for (Dtype d : {Dtype::i32, Dtype::f32}) {
-          const CaseResult r = run(v, {n, block, d}, 3);
-          EXPECT_TRUE(r.ok()) << v.info.id() << " n=" << n << " block=" << block << " " << to_string(d)
-                              << ": " << r.describe();
-        }
+        for (Dtype d : {Dtype::i32, Dtype::f32})
+          for (FloatData data : data_kinds(d)) {
+            const CaseResult r = run(v, {n, block, d}, 3, data);
+            EXPECT_TRUE(r.ok()) << v.info.id() << " n=" << n << " block=" << block << " " << to_string(d) << " "
+                                << to_string(data) << ": " << r.describe();
+          }
       }
     }
   }
@@ -77,8 +86,10 @@ TEST(Reduction, LaunchRejectsBadBlocksNamingVariantAndRule) {
 TEST(FlawedUnrollLastWarp, VolatileSumsAreRightOnThisGpu) {
   const Variant& v = variant("unroll_last_warp");
   for (Dtype d : {Dtype::i32, Dtype::f32})
-    for (int block : {64, 256, 1024}) {
-      const CaseResult r = run(v, {1 << 20, block, d});
-      EXPECT_TRUE(r.ok()) << "block=" << block << " " << to_string(d) << ": " << r.describe();
-    }
+    for (FloatData data : data_kinds(d))
+      for (int block : {64, 256, 1024}) {
+        const CaseResult r = run(v, {1 << 20, block, d}, 7, data);
+        EXPECT_TRUE(r.ok()) << "block=" << block << " " << to_string(d) << " " << to_string(data) << ": "
+                            << r.describe();
+      }
 }

@@ -17,11 +17,23 @@ inline double gamma(std::int64_t k) {
   return ku < 1.0 ? ku / (1.0 - ku) : std::numeric_limits<double>::infinity();
 }
 
-// |s - ref| <= (n-1) * eps * sum|x|: the bound on any summation order of n binary32 terms
-// (each partial sum rounds at most once per add).
-inline double float_sum_bound(std::int64_t n, double sum_abs) {
-  return n <= 1 ? 0.0 : static_cast<double>(n - 1) * 2.0 * fp32_unit_roundoff * sum_abs;
+// |s - ref| <= gamma(depth) * sum|x| for a binary32 sum computed as any tree of additions in
+// which no element passes through more than `depth` of them (Higham 4.2: each term carries at
+// most depth factors (1 + delta), |delta| <= u). A recursive sum of n terms has depth n - 1; a
+// block tree over a per-thread chain has depth chain + tree + atomics, far less.
+inline double float_sum_bound(std::int64_t depth, double sum_abs) {
+  return depth <= 0 ? 0.0 : gamma(depth) * sum_abs;
 }
+
+// The same for the worst order of n terms (depth n - 1). It grows like n while the sum of
+// zero-mean data grows like sqrt(n): from about 5*10^4 terms it accepts an all-zero sum, so it is
+// only a sanity ceiling on a depth bound, never a check of its own.
+inline double float_sum_worst_case_bound(std::int64_t n, double sum_abs) { return float_sum_bound(n - 1, sum_abs); }
+
+// Integers of magnitude up to 2^24 are exactly representable in binary32. If every term is an
+// integer and sum|x| <= 2^24, every partial sum of ANY order is an integer of magnitude at most
+// sum|x|, so every addition is exact and the sum is exact: the check can demand equality.
+inline constexpr double fp32_exact_integer_limit = 0x1p24;
 
 // Distance in units in the last place between two floats (0 for equal values, including
 // +0 and -0). Both infinities of the same sign are 0 apart; NaN is infinitely far from all.

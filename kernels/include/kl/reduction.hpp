@@ -1,7 +1,8 @@
 // Reduction family: the sum of an array, seed 004's ladder from one atomicAdd per element to a
 // grid-stride loop, plus a warp-shuffle rung; CUB's DeviceReduce::Sum is variant 0.
-// Every rung runs on int (exact) and float (within the summation bound): the dtype is part of
-// the shape, so one registry entry per rung covers both types with the same launcher.
+// Every rung runs on int (exact) and float (exact on the lab's default float inputs, within the
+// rung's own summation-depth bound on rounding inputs): the dtype is part of the shape, so one
+// registry entry per rung covers both types with the same launcher.
 #pragma once
 
 #include "kl/case_result.hpp"
@@ -32,7 +33,15 @@ struct Args {
   Shape shape;
 };
 
-struct Variant : kl::Variant<Shape, Args> {};
+// The longest chain of roundings any element passes through in a rung's sum of `shape`
+// (kernels/reduction/summation_plan.hpp): the float check's error bound follows it.
+using DepthFn = std::int64_t (*)(const Shape&);
+
+struct Variant : kl::Variant<Shape, Args> {
+  DepthFn summation_depth = nullptr;  // nullptr: order unknown (CUB), the worst case n - 1
+};
+// The summation depth of `v` on `shape`, never more than the worst case n - 1.
+std::int64_t summation_depth(const Variant& v, const Shape& shape);
 
 std::span<const Variant> variants();
 inline const Variant& variant(std::string_view name) { return find_variant(variants(), name); }
@@ -46,26 +55,46 @@ struct Inputs {
   std::vector<float> f;  // used when dtype == f32
 };
 
-// Random inputs of shape.n elements, never all zero: int uniform in [-7, 7]; float uniform in
-// [-1, 1]. Throws std::invalid_argument for int with n > max_exact_int_n.
-Inputs make_inputs(const Shape& shape, std::uint64_t seed);
+// What float inputs are drawn (int inputs are always uniform in [-7, 7]).
+enum class FloatData {
+  // Integers in [-6, 8] (mean 1), so sparse past ~4*10^6 elements that sum|x| <= 2^24: every
+  // partial sum of every order is exact (kl::bounds::fp32_exact_integer_limit), so the check
+  // demands the exact sum and rejects a zero, a half or a one-element-short sum at any n.
+  exact_integers,
+  // Uniform in [0.5, 1.5): every addition rounds, so a kernel that truncates or accumulates in
+  // int is caught; checked within gamma(summation depth) * sum|x|. The positive mean keeps the
+  // sum far above that bound, so zero and half sums are rejected while the depth stays < 2^22.
+  rounding,
+};
+std::string to_string(FloatData d);
+
+// Random inputs of shape.n elements. int: uniform in [-7, 7], never all zero. float: as `data`
+// says; exact_integers also guarantees a nonzero first and last element and a positive sum in
+// each half. Throws std::invalid_argument for int with n > max_exact_int_n.
+Inputs make_inputs(const Shape& shape, std::uint64_t seed, FloatData data = FloatData::exact_integers);
 
 struct Oracle {
-  std::int64_t exact = 0;  // int: the exact sum (64-bit accumulation)
-  double value = 0;        // float: the sum in double
-  double sum_abs = 0;      // float: sum |x|, for the error bound
+  std::int64_t exact = 0;       // int: the exact sum (64-bit accumulation)
+  double value = 0;             // float: the sum in double
+  double sum_abs = 0;           // float: sum |x|, for the error bound
+  bool exact_in_fp32 = false;   // float: integer terms with sum|x| <= 2^24, so every order is exact
 };
 Oracle oracle(Dtype dtype, const Inputs& in);
 
-// Compares a sum of n elements with the oracle: int exactly, float within
-// kl::bounds::float_sum_bound(n, sum|x|). The poison (a NaN, or a sentinel int) never matches.
-CaseResult compare_sum(std::int64_t n, int got, const Oracle& want);
-CaseResult compare_sum(std::int64_t n, float got, const Oracle& want);
+// The error a float sum by `v` of `shape` may carry: 0 when the oracle says every order is exact,
+// else kl::bounds::float_sum_bound(summation_depth(v, shape), sum|x|).
+double float_sum_allowance(const Variant& v, const Shape& shape, const Oracle& want);
+
+// Compares a sum by `v` of `shape` with the oracle: int exactly, float within
+// float_sum_allowance. The poison (a NaN, or a sentinel int) never matches.
+CaseResult compare_sum(const Variant& v, const Shape& shape, int got, const Oracle& want);
+CaseResult compare_sum(const Variant& v, const Shape& shape, float got, const Oracle& want);
 
 // Uploads exact-size inputs, poisons a guarded one-element output, launches `v`, checks the
-// guards, and compares: int exactly, float within kl::bounds::float_sum_bound(n, sum|x|).
+// guards, and compares with compare_sum. `got`, if given, receives the sum the GPU wrote.
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
 // The same with the oracle of `inputs` computed once by the caller (for many rungs on one input).
-CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs, const Oracle& want);
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs, const Oracle& want,
+                    double* got = nullptr);
 
 }  // namespace kl::reduction
