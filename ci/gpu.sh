@@ -17,10 +17,15 @@
 # Exit status: 0 every test passed, 1 a build or a test failed, 2 the machine lacks a prerequisite.
 #
 # Environment:
-#   KL_CI_DEEP=1             nightly deep tier: property tests with RC_PARAMS=$KL_CI_DEEP_RC_PARAMS
-#                            (default "max_success=1000 max_size=200"), sanitizer runs with
-#                            $KL_CI_DEEP_SANITIZER_RC_PARAMS (default "max_success=32 max_size=40": four times the PR tier's cases),
-#                            test timeouts x4, and the perf tier 5 times
+#   KL_CI_DEEP=1             nightly deep tier: GPU tests outside the sanitizers with the RapidCheck
+#                            defaults $KL_CI_DEEP_RC_PARAMS (default "max_success=1000 max_size=200";
+#                            configured as KL_GPU_RC_DEFAULTS, not the slow tier), sanitizer runs with
+#                            $KL_CI_DEEP_SANITIZER_RC_PARAMS (default "max_success=32 max_size=40": four
+#                            times the PR tier's cases; configured as KL_SANITIZER_RC_PARAMS), test
+#                            timeouts x4, and the perf tier 5 times. Both reach the tests as
+#                            KL_RC_DEFAULTS, never as RC_PARAMS: each sanitizer run keeps its own.
+#   RC_PARAMS                the caller's, passed through untouched: every key it sets wins over the
+#                            defaults in every test, sanitizer runs included (e.g. a reproduce string)
 #   KL_CI_PERF_ROUNDS=R      how many times the perf tier runs (default 1, deep 5); each round's
 #                            outputs are kept under ci-artifacts/perf/round-<k>/
 #   KL_CI_SLOTS_PER_GPU=S    tests sharing one GPU (default: the build's KL_CTEST_GPU_SLOTS)
@@ -34,6 +39,10 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
 
 say() { printf 'ci/gpu.sh: %s\n' "$*" >&2; }
+
+# The nightly deep tier's RapidCheck defaults (KL_CI_DEEP=1), outside and under the sanitizers.
+deep_rc_defaults=${KL_CI_DEEP_RC_PARAMS:-max_success=1000 max_size=200}
+deep_sanitizer_rc_defaults=${KL_CI_DEEP_SANITIZER_RC_PARAMS:-max_success=32 max_size=40}
 
 # ---------------------------------------------------------------------------------------------
 # Prerequisites
@@ -190,8 +199,9 @@ summary() {
     fi
     [ -n "${sanitizer_version:-}" ] && echo "- compute-sanitizer: $sanitizer_version"
     if [ "${KL_CI_DEEP:-0}" = 1 ]; then
-      echo "- tier: **nightly deep** (RC_PARAMS=\`${RC_PARAMS:-}\`, perf rounds: ${perf_rounds:-1})"
+      echo "- tier: **nightly deep** (RapidCheck defaults: \`$deep_rc_defaults\`, under the sanitizers \`$deep_sanitizer_rc_defaults\`; perf rounds: ${perf_rounds:-1})"
     fi
+    [ -n "${RC_PARAMS:-}" ] && echo "- RC_PARAMS from the caller, over every default: \`$RC_PARAMS\`"
     [ -n "${ctest_jobs:-}" ] && echo "- ctest: -j $ctest_jobs over ${gpu_count:-?} GPU(s), ${slots:-?} test(s) per GPU"
     echo
     if [ -n "${stage_failed:-}" ]; then
@@ -301,13 +311,15 @@ full_run() {
   local -a configure_args=(--preset gpu)
   if [ "$deep" = 1 ]; then
     perf_rounds=${KL_CI_PERF_ROUNDS:-5}
-    export RC_PARAMS=${KL_CI_DEEP_RC_PARAMS:-max_success=1000 max_size=200}
-    configure_args+=("-DKL_SANITIZER_RC_PARAMS=${KL_CI_DEEP_SANITIZER_RC_PARAMS:-max_success=32 max_size=40}"
+    # Defaults in the build, not RC_PARAMS in the environment: an exported RC_PARAMS would win
+    # over every sanitizer run's own defaults too, and run 1000 cases under each tool.
+    configure_args+=("-DKL_GPU_RC_DEFAULTS=$deep_rc_defaults"
+                     "-DKL_SANITIZER_RC_PARAMS=$deep_sanitizer_rc_defaults"
                      -DKL_TEST_TIMEOUT_SCALE=4)
-    say "deep tier: RC_PARAMS='$RC_PARAMS', perf rounds: $perf_rounds"
+    say "deep tier: RapidCheck defaults '$deep_rc_defaults', under the sanitizers '$deep_sanitizer_rc_defaults', perf rounds: $perf_rounds"
   else
     # Back to the defaults in case an earlier deep run left its settings in this build's cache.
-    configure_args+=(-UKL_SANITIZER_RC_PARAMS -UKL_TEST_TIMEOUT_SCALE)
+    configure_args+=(-UKL_GPU_RC_DEFAULTS -UKL_SANITIZER_RC_PARAMS -UKL_TEST_TIMEOUT_SCALE)
   fi
   case $perf_rounds in '' | *[!0-9]* | 0) missing "KL_CI_PERF_ROUNDS='$perf_rounds' is not a positive integer" ;; esac
   if [ -n "${KL_CI_SLOTS_PER_GPU:-}" ]; then

@@ -5,12 +5,21 @@
 
 set(KL_SANITIZER_TOOLS memcheck racecheck synccheck initcheck)
 
-# Environment of every sanitizer run: properties and unit tests shrink their cases
-# (KL_SANITIZER_SMALL, read by kl/test_env.hpp) and RapidCheck runs fewer of them.
-# ci/gpu.sh raises KL_SANITIZER_RC_PARAMS for the nightly deep tier.
+# RapidCheck parameters reach a test in two layers (kl::prop::tier_params(), property.hpp):
+# KL_RC_DEFAULTS, the registered test's defaults, set here in its ctest ENVIRONMENT; and RC_PARAMS,
+# the user's, whose every key wins. No test sets RC_PARAMS (kl.ci.no_test_sets_rc_params checks),
+# so a user's RC_PARAMS="reproduce=..." reaches every run, sanitizer runs included.
+#
+# Defaults of every sanitizer run: properties and unit tests shrink their cases (KL_SANITIZER_SMALL,
+# read by kl/test_env.hpp) and RapidCheck runs fewer of them. ci/gpu.sh raises it for the nightly
+# deep tier (-DKL_SANITIZER_RC_PARAMS=...; the name predates KL_RC_DEFAULTS and is kept for it).
 set(KL_SANITIZER_RC_PARAMS "max_success=8 max_size=40" CACHE STRING
-    "RC_PARAMS of every test run under compute-sanitizer")
-set(KL_SANITIZER_ENV "KL_SANITIZER_SMALL=1" "RC_PARAMS=${KL_SANITIZER_RC_PARAMS}")
+    "RapidCheck defaults (KL_RC_DEFAULTS) of every test run under compute-sanitizer; RC_PARAMS overrides them key by key")
+set(KL_SANITIZER_ENV "KL_SANITIZER_SMALL=1" "KL_RC_DEFAULTS=${KL_SANITIZER_RC_PARAMS}")
+# Defaults of every GPU test's run outside the sanitizers (the slow tier keeps its own count);
+# empty: RapidCheck's. ci/gpu.sh sets it for the nightly deep tier's property tests.
+set(KL_GPU_RC_DEFAULTS "" CACHE STRING
+    "RapidCheck defaults (KL_RC_DEFAULTS) of every GPU test run outside compute-sanitizer; RC_PARAMS overrides them key by key")
 
 # Every GPU test's timeout is multiplied by this (the nightly deep tier runs far more cases).
 set(KL_TEST_TIMEOUT_SCALE 1 CACHE STRING "Factor applied to the timeout of every GPU test")
@@ -46,11 +55,6 @@ function(kl_gpu_resources)
   endif()
 endfunction()
 
-# The gtest filter excludes tests of planted or flawed variants (suite names containing Planted
-# or Flawed) from the clean sanitizer sweep: their findings are asserted by the
-# expected-finding tests instead.
-# (kl_add_gpu_test builds it as "--gtest_filter=<FILTER>-*Planted*:*Flawed*[:skipped]".)
-
 function(_kl_common_test_properties name timeout labels)
   set_tests_properties(${name} PROPERTIES
     LABELS "${labels}"
@@ -79,64 +83,68 @@ function(kl_add_host_test)
   _kl_common_test_properties(${ARG_NAME} ${ARG_TIMEOUT} "host;${ARG_LABELS}")
 endfunction()
 
-# kl_add_gpu_test(NAME n TARGET t [LABELS ...] [TIMEOUT s] [ARGS ...] [NO_SANITIZERS]
-#                 [FILTER gtest-pattern] [SKIP_UNDER_<TOOL> pattern... SKIP_REASON text]
-#                 [ONLY_SANITIZERS tool... WHY "reason"])
-# A GPU test binary, plus one run under each compute-sanitizer tool (n.memcheck, ...)
-# in small-case mode, with tests of planted and flawed variants filtered out.
+# kl_add_gpu_test(NAME n TARGET t [LABELS ...] [TIMEOUT s] [ARGS ...] [FILTER gtest-pattern]
+#                 [RC_DEFAULTS "key=value ..."]
+#                 [SKIP_UNDER_<TOOL> pattern... SKIP_REASON_<TOOL> "reason"]...
+#                 [ONLY_SANITIZERS tool... WHY "reason" | WHY_<TOOL> "reason"...]
+#                 [NO_SANITIZERS WHY "reason"])
+# A GPU test binary, plus one run under each compute-sanitizer tool (n.memcheck, ...) in
+# small-case mode (KL_SANITIZER_ENV).
 # FILTER runs only the matching gtests (one case per ctest entry, own process); the sanitizer
-# runs keep it and subtract the planted/flawed suites from it.
-# SKIP_UNDER_<TOOL> (MEMCHECK, RACECHECK, SYNCCHECK, INITCHECK) also subtracts patterns from that
-# one tool's run, for a known false report of the tool; SKIP_REASON is required with it and is
-# printed at configure time, so the exclusion is visible rather than silent.
+# runs keep it.
+# RC_DEFAULTS replaces KL_GPU_RC_DEFAULTS as the plain run's KL_RC_DEFAULTS (e.g. "max_success=30"
+# for a property whose every case waits out a deadlock); sanitizer runs keep the sanitizer's.
+# SKIP_UNDER_<TOOL> (MEMCHECK, RACECHECK, SYNCCHECK, INITCHECK) subtracts gtest patterns from that
+# one tool's run: the planted or flawed suites that tool reports (their findings are asserted by
+# kl.expect.* instead), or a known false report of the tool. Each needs its own SKIP_REASON_<TOOL>,
+# printed at configure time on that tool's line only, so no exclusion is silent. Nothing else is
+# subtracted: a planted suite that no SKIP_UNDER_<TOOL> names runs under that tool.
 # ONLY_SANITIZERS registers just the tools named (for code a tool cannot check, e.g. dynamic
-# parallelism): the others are not registered at all (never run-and-passed), and WHY is printed.
+# parallelism); NO_SANITIZERS registers none. The others are not registered at all (never
+# run-and-passed), and each one's reason (WHY_<TOOL>, else WHY) is printed on its own line.
 function(kl_add_gpu_test)
+  set(per_tool_keywords)
   set(skip_keywords)
   foreach(tool IN LISTS KL_SANITIZER_TOOLS)
     string(TOUPPER ${tool} upper)
+    list(APPEND per_tool_keywords SKIP_REASON_${upper} WHY_${upper})
     list(APPEND skip_keywords SKIP_UNDER_${upper})
   endforeach()
-  cmake_parse_arguments(ARG "NO_SANITIZERS" "NAME;TARGET;TIMEOUT;FILTER;SKIP_REASON;WHY"
+  cmake_parse_arguments(ARG "NO_SANITIZERS" "NAME;TARGET;TIMEOUT;FILTER;RC_DEFAULTS;WHY;SKIP_REASON;${per_tool_keywords}"
                         "LABELS;ARGS;ONLY_SANITIZERS;${skip_keywords}" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(DEFINED ARG_SKIP_REASON)
+    message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): SKIP_REASON is gone: give each tool its own SKIP_REASON_<TOOL>")
+  endif()
   _kl_scaled_timeout(ARG_TIMEOUT "${ARG_TIMEOUT}" 300)
-  set(run_args ${ARG_ARGS})
-  if(ARG_FILTER)
-    list(APPEND run_args "--gtest_filter=${ARG_FILTER}")
-  endif()
-  add_test(NAME ${ARG_NAME} COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${ARG_TARGET}> ${run_args})
+  _kl_gtest_filter(filter "${ARG_FILTER}" "")
+  add_test(NAME ${ARG_NAME} COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS} ${filter})
   _kl_common_test_properties(${ARG_NAME} ${ARG_TIMEOUT} "gpu;${ARG_LABELS}")
+  set(rc_defaults "${KL_GPU_RC_DEFAULTS}")
+  if(DEFINED ARG_RC_DEFAULTS)
+    set(rc_defaults "${ARG_RC_DEFAULTS}")
+  endif()
+  if(NOT rc_defaults STREQUAL "")
+    set_property(TEST ${ARG_NAME} APPEND PROPERTY ENVIRONMENT "KL_RC_DEFAULTS=${rc_defaults}")
+  endif()
   kl_gpu_resources(${ARG_NAME})
-  if(ARG_NO_SANITIZERS)
-    return()
-  endif()
-  set(tools ${KL_SANITIZER_TOOLS})
-  if(ARG_ONLY_SANITIZERS)
-    if(NOT ARG_WHY)
-      message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): ONLY_SANITIZERS needs WHY")
-    endif()
-    set(tools ${ARG_ONLY_SANITIZERS})
-    set(left_out ${KL_SANITIZER_TOOLS})
-    list(REMOVE_ITEM left_out ${tools})
-    string(REPLACE ";" ", " left_out_text "${left_out}")
-    message(STATUS "kernel-lab: ${ARG_NAME}: no ${left_out_text} run registered: ${ARG_WHY}")
-  endif()
+
+  _kl_sanitizer_tools(tools)
+  _kl_check_skip_arguments(tools)
   _kl_scaled_timeout(sanitizer_timeout "" 900)
   foreach(tool IN LISTS tools)
     string(TOUPPER ${tool} upper)
-    set(exclude "*Planted*:*Flawed*")
-    if(ARG_SKIP_UNDER_${upper})
-      if(NOT ARG_SKIP_REASON)
-        message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): SKIP_UNDER_${upper} needs a SKIP_REASON")
-      endif()
-      list(JOIN ARG_SKIP_UNDER_${upper} ":" skipped)
-      string(APPEND exclude ":${skipped}")
-      message(STATUS "kernel-lab: ${ARG_NAME}.${tool} leaves out ${skipped}: ${ARG_SKIP_REASON}")
-    endif()
     set(test_name ${ARG_NAME}.${tool})
+    list(JOIN ARG_SKIP_UNDER_${upper} ":" skipped)
+    if(skipped)
+      message(STATUS "kernel-lab: ${test_name} leaves out ${skipped}: ${ARG_SKIP_REASON_${upper}}")
+    endif()
+    _kl_gtest_filter(filter "${ARG_FILTER}" "${skipped}")
     add_test(NAME ${test_name}
       COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:kernel-lab> sanitize --tool ${tool} --
-              $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS} "--gtest_filter=${ARG_FILTER}-${exclude}")
+              $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS} ${filter})
     set_tests_properties(${test_name} PROPERTIES
       LABELS "gpu;sanitizer;${tool};${ARG_LABELS}"
       TIMEOUT ${sanitizer_timeout}
@@ -145,20 +153,89 @@ function(kl_add_gpu_test)
   endforeach()
 endfunction()
 
+# Sets OUT to the --gtest_filter argument for POSITIVE minus NEGATIVE (either may be empty), or to
+# nothing when there is nothing to filter.
+function(_kl_gtest_filter out positive negative)
+  set(pattern "${positive}")
+  if(negative)
+    string(APPEND pattern "-${negative}")
+  endif()
+  set(arg "")
+  if(pattern)
+    set(arg "--gtest_filter=${pattern}")
+  endif()
+  set(${out} "${arg}" PARENT_SCOPE)
+endfunction()
+
+# For kl_add_gpu_test (reads its ARG_* variables): sets OUT to the tools whose runs are registered,
+# and prints, one line per tool, why each other one is not.
+macro(_kl_sanitizer_tools out)
+  set(${out} ${KL_SANITIZER_TOOLS})
+  if(ARG_NO_SANITIZERS AND ARG_ONLY_SANITIZERS)
+    message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): NO_SANITIZERS or ONLY_SANITIZERS, not both")
+  elseif(ARG_NO_SANITIZERS)
+    set(${out} "")
+  elseif(ARG_ONLY_SANITIZERS)
+    set(${out} ${ARG_ONLY_SANITIZERS})
+  endif()
+  foreach(named IN LISTS ARG_ONLY_SANITIZERS)
+    if(NOT named IN_LIST KL_SANITIZER_TOOLS)
+      message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): ONLY_SANITIZERS names '${named}', not one of ${KL_SANITIZER_TOOLS}")
+    endif()
+  endforeach()
+  foreach(left_out IN LISTS KL_SANITIZER_TOOLS)
+    string(TOUPPER ${left_out} left_out_upper)
+    if(left_out IN_LIST ${out})
+      if(DEFINED ARG_WHY_${left_out_upper})
+        message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): WHY_${left_out_upper} given, yet ${left_out} runs")
+      endif()
+      continue()
+    endif()
+    set(why "${ARG_WHY}")
+    if(DEFINED ARG_WHY_${left_out_upper})
+      set(why "${ARG_WHY_${left_out_upper}}")
+    endif()
+    if(why STREQUAL "")
+      message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): no ${left_out} run, and no WHY or WHY_${left_out_upper} says why")
+    endif()
+    message(STATUS "kernel-lab: ${ARG_NAME}.${left_out} not registered: ${why}")
+  endforeach()
+endmacro()
+
+# For kl_add_gpu_test: every SKIP_UNDER_<TOOL> comes with its SKIP_REASON_<TOOL> and the reverse,
+# and names a tool that runs (a skip under a tool that is not registered would read as coverage).
+# REGISTERED names the list variable of the tools that run.
+macro(_kl_check_skip_arguments registered)
+  foreach(skip_tool IN LISTS KL_SANITIZER_TOOLS)
+    string(TOUPPER ${skip_tool} skip_upper)
+    if(ARG_SKIP_UNDER_${skip_upper} AND NOT skip_tool IN_LIST ${registered})
+      message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): SKIP_UNDER_${skip_upper}, yet no ${skip_tool} run is registered")
+    endif()
+    if(ARG_SKIP_UNDER_${skip_upper} AND NOT ARG_SKIP_REASON_${skip_upper})
+      message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): SKIP_UNDER_${skip_upper} needs SKIP_REASON_${skip_upper}")
+    endif()
+    if(DEFINED ARG_SKIP_REASON_${skip_upper} AND NOT ARG_SKIP_UNDER_${skip_upper})
+      message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): SKIP_REASON_${skip_upper} without SKIP_UNDER_${skip_upper}")
+    endif()
+  endforeach()
+endmacro()
+
 # kl_add_slow_property_test(NAME n TARGET t [FILTER gtest-pattern] [TIMEOUT s])
 # The slow tier of a property binary: the same binary with KL_PROPERTY_TIER=slow, under which
 # generators draw the large shapes (kl/test_env.hpp) and each property runs
 # kl::prop::slow_tier_cases cases unless RC_PARAMS sets max_success. Labels gpu, property, slow,
 # so `ctest --preset gpu` runs it and `-LE slow` leaves it out. No sanitizer runs: the shapes
-# are far too large for the tools.
+# are far too large for the tools. No KL_RC_DEFAULTS either: the tier's case count is its own
+# (the nightly deep tier's max_success=1000 of these shapes would take hours).
 function(kl_add_slow_property_test)
   cmake_parse_arguments(ARG "" "NAME;TARGET;FILTER;TIMEOUT" "" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 900)
   endif()
   kl_add_gpu_test(NAME ${ARG_NAME} TARGET ${ARG_TARGET} FILTER "${ARG_FILTER}" TIMEOUT ${ARG_TIMEOUT}
-                  LABELS "property;slow" NO_SANITIZERS)
-  set_property(TEST ${ARG_NAME} APPEND PROPERTY ENVIRONMENT "KL_PROPERTY_TIER=slow")
+                  LABELS "property;slow" NO_SANITIZERS
+                  WHY "the slow tier's shapes (n up to 10^8, matmul sides past 512) are far too large for the tools")
+  set_tests_properties(${ARG_NAME} PROPERTIES ENVIRONMENT "KL_CTEST_NAME=${ARG_NAME};KL_PROPERTY_TIER=slow")
 endfunction()
 
 # kl_add_planted_finding(NAME repro-name TOOL tool)

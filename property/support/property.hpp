@@ -1,9 +1,18 @@
 // KL_PROPERTY: a RapidCheck property run as a GoogleTest test. On failure it prints RapidCheck's
 // shrunk counterexample and the one-line commands that replay exactly that case:
 //   RC_PARAMS="reproduce=..." ctest --preset gpu -R '^kl\.elementwise\.property$' --output-on-failure
+//   KL_SANITIZER_SMALL=1 RC_PARAMS="reproduce=..." build/gpu/property/kl_property_elementwise --gtest_filter=...
+// The binary line carries every lab variable that changes what the generators draw
+// (KL_SANITIZER_SMALL, KL_PROPERTY_TIER), so it replays the run's shapes, not the default ones.
 //
-// The slow tier (KL_PROPERTY_TIER=slow, kl/test_env.hpp): generators draw the large shapes and
-// each property runs slow_tier_cases cases unless RC_PARAMS sets max_success itself.
+// Parameters, lowest layer first (tier_params()):
+//   RapidCheck's defaults;
+//   the lab's: max_discard_ratio=1 (a property whose cases are mostly refused gives up, i.e.
+//   fails), and in the slow tier (KL_PROPERTY_TIER=slow) slow_tier_cases cases;
+//   KL_RC_DEFAULTS, the registered test's defaults ("max_success=8 max_size=40" under every
+//   sanitizer run), set by ctest, never typed by a user;
+//   RC_PARAMS, the user's: every key it sets wins. Tests never set RC_PARAMS themselves, so a
+//   user's RC_PARAMS="reproduce=..." reaches every run, sanitizer runs included.
 #pragma once
 
 #include "kl/test_env.hpp"
@@ -22,11 +31,18 @@ namespace kl::prop {
 // Cases per property in the slow tier: each may cost seconds of host-side data and oracle work.
 inline constexpr int slow_tier_cases = 6;
 
-// RapidCheck's parameters from RC_PARAMS, with the slow tier's case count applied.
+// Discarded (refused) cases allowed per passing case before RapidCheck gives up: with 1, a
+// property that refuses more cases than it runs fails instead of passing on a few survivors.
+inline constexpr int refused_cases_per_case = 1;
+
+// RapidCheck's parameters for this run: the layers above, merged key by key.
 rc::detail::TestParams tier_params();
 
 // The replay commands for a failure of RapidCheck test `id` (GoogleTest "Suite/Name").
 std::string replay_lines(const std::string& id, const rc::detail::Reproduce& reproduce);
+
+// `text` as one POSIX shell word: bare when it needs no quoting, else single-quoted.
+std::string shell_word(const std::string& text);
 
 template <class Testable>
 void check(Testable&& testable) {

@@ -134,8 +134,9 @@ if(DEFINED ENV{FAKE_CONFIGURE_FAIL})
 endif()
 set(KL_CTEST_GPU_SLOTS 2 CACHE STRING "")
 set(KL_SANITIZER_RC_PARAMS "small" CACHE STRING "")
+set(KL_GPU_RC_DEFAULTS "" CACHE STRING "")
 set(KL_TEST_TIMEOUT_SCALE 1 CACHE STRING "")
-file(WRITE ${CMAKE_BINARY_DIR}/settings.txt "${KL_SANITIZER_RC_PARAMS}/${KL_TEST_TIMEOUT_SCALE}/${KL_CTEST_GPU_SLOTS}")
+file(WRITE ${CMAKE_BINARY_DIR}/settings.txt "${KL_SANITIZER_RC_PARAMS}/${KL_TEST_TIMEOUT_SCALE}/${KL_CTEST_GPU_SLOTS}/${KL_GPU_RC_DEFAULTS}")
 enable_testing()
 set(w ${CMAKE_SOURCE_DIR}/ci/ctest-gpu-env.sh)
 set(t ${CMAKE_SOURCE_DIR}/t.sh)
@@ -182,18 +183,18 @@ check "full run: property tests keep their own RC_PARAMS" equals "$(cat "$pbuild
 rm -f "$pbuild/perf-count"
 run_captured gpu env -u CUDA_VISIBLE_DEVICES KL_CI_DEEP=1 KL_CI_PERF_ROUNDS=3 "$proj/ci/gpu.sh"
 check "deep run: exit 0" equals "$status" 0
-check "deep run: RC_PARAMS for the property tests" \
-  equals "$(cat "$pbuild/unit-env.txt")" "RC_PARAMS=max_success=1000 max_size=200"
-check "deep run: sanitizer RC_PARAMS and timeout scale configured" \
-  equals "$(cat "$pbuild/settings.txt")" "max_success=32 max_size=40/4/2"
+check "deep run: RC_PARAMS stays the caller's (unset), so sanitizer runs keep their defaults" \
+  equals "$(cat "$pbuild/unit-env.txt")" "RC_PARAMS=unset"
+check "deep run: sanitizer and GPU test defaults and timeout scale configured" \
+  equals "$(cat "$pbuild/settings.txt")" "max_success=32 max_size=40/4/2/max_success=1000 max_size=200"
 check "deep run: perf ran three times, each round kept" \
   equals "$(cat "$part"/perf/round-{1,2,3}/demo.json 2>/dev/null | tr -d '\n ')" '{"run":1}{"run":2}{"run":3}'
 check "deep run: a JUnit file per extra perf round" test -s "$part/junit-perf-round-3.xml"
 check "deep run: the main JUnit file is the main run's" contains "$(cat "$part/junit-gpu.xml")" "kl\.demo\.unit\.memcheck"
-check "deep run: the summary says so" contains "$(cat "$part/summary.md")" "nightly deep.*perf rounds: 3"
+check "deep run: the summary says so" contains "$(cat "$part/summary.md")" "nightly deep.*max_success=1000 max_size=200.*max_success=32 max_size=40.*perf rounds: 3"
 
 run_captured gpu env -u CUDA_VISIBLE_DEVICES -u KL_CI_DEEP "$proj/ci/gpu.sh"
-check "a normal run after a deep one: the deep settings are gone" equals "$(cat "$pbuild/settings.txt")" "small/1/2"
+check "a normal run after a deep one: the deep settings are gone" equals "$(cat "$pbuild/settings.txt")" "small/1/2/"
 
 run_captured gpu env -u CUDA_VISIBLE_DEVICES KL_CI_SLOTS_PER_GPU=3 "$proj/ci/gpu.sh"
 check "KL_CI_SLOTS_PER_GPU=3: build and spec agree on 3 slots" \
