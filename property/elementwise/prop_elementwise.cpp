@@ -58,7 +58,7 @@ KL_PROPERTY(ElementwiseProperty, IllegalBlocksAreRejectedNeverComputed, ()) {
 // (Excluded from sanitizer sweeps by its name: memcheck's verdict is kl.expect.memcheck-add-unguarded.)
 KL_PROPERTY(PlantedElementwiseProperty, CanaryCatchesEveryOverLaunch, ()) {
   const Variant& v = variant("add_unguarded");
-  const Shape shape{*rc::gen::inRange<std::int64_t>(1, 20000).as("n"), *kl::gen::warp_multiple_block().as("block")};
+  const Shape shape{*kl::gen::count_in(1, 20000).as("n"), *kl::gen::warp_multiple_block().as("block")};
   const CaseResult r = run_case(v, shape, make_inputs(Op::add, shape, 11));
   const auto past_end = static_cast<std::size_t>(kl::grid_1d(shape.n, shape.block) * shape.block - shape.n);
   // Not "== past_end": the kernel's out-of-bounds reads are undefined and can read canary

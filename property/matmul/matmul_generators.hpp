@@ -1,7 +1,12 @@
 // Matmul shapes biased toward what breaks tiled kernels: 1, primes, TILE-1/TILE/TILE+1 for
-// TILE 16 and 32, powers of two and their neighbours. Sides up to 512 (64 under a sanitizer);
-// the slow tier (KL_PROPERTY_TIER=slow) draws sides from 513 to 2048 instead.
+// TILE 2, 16 and 32, powers of two and their neighbours. Sides up to 512 (64 under a
+// sanitizer); the slow tier (KL_PROPERTY_TIER=slow) draws sides from 513 to 2048 instead.
+// Edges are drawn at every size (kl::gen::edge_of) and shrink toward the smallest; the ranges
+// between them stay scaled by RapidCheck's size, because each case costs m*n*k multiply-adds
+// of CPU oracle and small shapes make small counterexamples.
 #pragma once
+
+#include "generators.hpp"
 
 #include "kl/matmul.hpp"
 #include "kl/test_env.hpp"
@@ -18,24 +23,26 @@ inline std::int64_t max_matmul_side() {
 }
 
 // Large sides only, still biased to tile edges: each case costs seconds of CPU oracle, so the
-// slow tier spends its few cases where the normal tier never reaches.
+// slow tier spends its few cases where the normal tier never reaches. Edges: 513, the primes
+// 521 and 1031, 768 +- 1, 1024 +- 1, 1535, 2047, 2048.
 inline rc::Gen<std::int64_t> slow_matmul_side() {
   const std::vector<std::int64_t> edges = {513, 521, 767, 768, 769, 1023, 1024, 1025, 1031, 1535, 2047, 2048};
   return rc::gen::weightedOneOf<std::int64_t>({
-      {3, rc::gen::elementOf(edges)},
+      {3, edge_of(edges)},
       {2, rc::gen::inRange<std::int64_t>(513, 2049)},
   });
 }
 
+// One side of a matmul shape. Edges (up to max_matmul_side()): 1, 2, 3, 16 +- 1, 32 +- 1,
+// 64 +- 1, 128 +- 1, 256 +- 1, 511, 512 and the primes 5, 7, 13, 61, 97, 251, 509.
 inline rc::Gen<std::int64_t> matmul_side() {
   if (slow_tier() && !sanitizer_small_mode()) return slow_matmul_side();
   const std::int64_t limit = max_matmul_side();
-  std::vector<std::int64_t> edges = {1, 2, 3, 5, 7, 13, 15, 16, 17, 31, 32, 33, 61, 63, 64, 65,
-                                     97, 127, 128, 129, 251, 255, 256, 257, 509, 511, 512};
-  std::erase_if(edges, [&](std::int64_t e) { return e > limit; });
+  const std::vector<std::int64_t> edges = edges_within<std::int64_t>(
+      {1, 2, 3, 5, 7, 13, 15, 16, 17, 31, 32, 33, 61, 63, 64, 65, 97, 127, 128, 129, 251, 255, 256, 257, 509, 511, 512},
+      1, limit);
   return rc::gen::weightedOneOf<std::int64_t>({
-      {1, rc::gen::just<std::int64_t>(1)},
-      {3, rc::gen::elementOf(edges)},
+      {3, edge_of(edges)},
       {2, rc::gen::inRange<std::int64_t>(1, limit + 1)},
   });
 }
@@ -44,6 +51,43 @@ inline rc::Gen<matmul::Shape> matmul_shape() {
   return rc::gen::build<matmul::Shape>(rc::gen::set(&matmul::Shape::m, matmul_side()),
                                        rc::gen::set(&matmul::Shape::n, matmul_side()),
                                        rc::gen::set(&matmul::Shape::k, matmul_side()));
+}
+
+// The range of square_side(tile): whole tiles from the tier's smallest side to its largest
+// (513..2048 in the slow tier, else tile..max_matmul_side()), at least one tile.
+struct SquareSideRange {
+  std::int64_t lo, hi;
+};
+inline SquareSideRange square_side_range(std::int64_t tile) {
+  const bool slow = slow_tier() && !sanitizer_small_mode();
+  const std::int64_t lo = slow ? (513 + tile - 1) / tile * tile : tile;
+  return {lo, std::max(lo, max_matmul_side() / tile * tile)};
+}
+
+// The side of a square shape made of whole tiles (the square tiled variants take nothing
+// else). Edges, within square_side_range(tile): its ends, one tile past the low end, and each
+// power of two p in range with p - tile and p + tile.
+inline rc::Gen<std::int64_t> square_side(std::int64_t tile) {
+  const auto [lo, hi] = square_side_range(tile);
+  std::vector<std::int64_t> edges = {lo, lo + tile, hi};
+  for (std::int64_t p = 1; p <= hi; p *= 2)
+    if (p % tile == 0) edges.insert(edges.end(), {p - tile, p, p + tile});
+  return rc::gen::weightedOneOf<std::int64_t>({
+      {3, edge_of(edges_within(std::move(edges), lo, hi))},
+      {2, rc::gen::map(rc::gen::inRange<std::int64_t>(lo / tile, hi / tile + 1), [tile](std::int64_t tiles) { return tiles * tile; })},
+  });
+}
+
+// The side n of an imatmul (n x n) case, up to 300 (64 under a sanitizer). Edges: 1, 2, 3,
+// 16 +- 1 (its tile), 32 +- 1, 64 +- 1, 128 +- 1, 256 +- 1, the prime 97 and 300.
+inline rc::Gen<std::int64_t> imatmul_side() {
+  const std::int64_t limit = sanitizer_small_mode() ? 64 : 300;
+  const std::vector<std::int64_t> edges = edges_within<std::int64_t>(
+      {1, 2, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 97, 127, 128, 129, 255, 256, 257, 300}, 1, limit);
+  return rc::gen::weightedOneOf<std::int64_t>({
+      {1, edge_of(edges)},
+      {1, rc::gen::inRange<std::int64_t>(1, limit + 1)},
+  });
 }
 
 }  // namespace kl::gen

@@ -22,10 +22,6 @@ std::vector<std::string> gpu_names() {
   return out;
 }
 
-rc::Gen<int> power_of_two_block() {
-  return rc::gen::map(rc::gen::inRange(5, 11), [](int k) { return 1 << k; });
-}
-
 std::string precise(double x) {
   std::ostringstream os;
   os.precision(17);
@@ -43,7 +39,7 @@ std::string describe(const std::string& id, const Shape& s, const CheckedSum& r)
 // left_sum_bound of the CPU left sum; the poisoned output was written and no canary changed.
 KL_PROPERTY(RiemannProperty, EveryRungWithinItsBoundsOfTheIntegralAndTheCpuSum, ()) {
   const Variant& v = variant(*rc::gen::elementOf(gpu_names()).as("variant"));
-  const Shape shape{*kl::gen::count(1).as("n"), *power_of_two_block().as("block")};
+  const Shape shape{*kl::gen::count(1).as("n"), *kl::gen::power_of_two_block(32).as("block")};
   const CheckedSum r = run_case(v, shape, oracle(shape.n));
   if (!r.check.ok()) RC_FAIL(describe(v.info.id(), shape, r));
 }
@@ -51,7 +47,7 @@ KL_PROPERTY(RiemannProperty, EveryRungWithinItsBoundsOfTheIntegralAndTheCpuSum, 
 // (c): on one shape all rungs agree pairwise within twice the GPU rounding bound (each is
 // within one bound of the exact sum of the rounded terms), and each passes (a) and (b).
 KL_PROPERTY(RiemannProperty, AllRungsAgreeWithEachOther, ()) {
-  const Shape shape{*kl::gen::count(1).as("n"), *power_of_two_block().as("block")};
+  const Shape shape{*kl::gen::count(1).as("n"), *kl::gen::power_of_two_block(32).as("block")};
   const Oracle want = oracle(shape.n);
   std::vector<std::pair<std::string, double>> sums;
   for (const std::string& name : gpu_names()) {
@@ -69,9 +65,8 @@ KL_PROPERTY(RiemannProperty, AllRungsAgreeWithEachOther, ()) {
 // A block that is not a power of two in 32..1024 is refused with the rule named, before launch.
 KL_PROPERTY(RiemannProperty, BadBlocksAreRejectedWithAClearError, ()) {
   const Variant& v = variant(*rc::gen::elementOf(gpu_names()).as("variant"));
-  const int block = *rc::gen::suchThat(rc::gen::inRange(-64, 1 << 16), [](int b) {
-                       return b < 32 || b > 1024 || !std::has_single_bit(static_cast<unsigned>(b));
-                     }).as("block");
+  const int block = *kl::gen::bad_power_of_two_block(32).as("block");
+  RC_ASSERT(block < 32 || block > 1024 || !std::has_single_bit(static_cast<unsigned>(block)));
   kl::DeviceBuffer<double> out(1);
   try {
     v.launch({out.data(), {1000, block}});

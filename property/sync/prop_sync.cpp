@@ -10,16 +10,6 @@ namespace {
 
 constexpr double budget_ms = 200;  // each deadlocked case costs about one budget
 
-// A grid size biased to the capacity edge (capacity - 1, capacity, capacity + 1), plus 1 and
-// anything up to twice the capacity.
-rc::Gen<int> blocks_around(int capacity) {
-  return rc::gen::weightedOneOf<int>({
-      {3, rc::gen::elementOf(std::vector<int>{std::max(1, capacity - 1), capacity, capacity + 1})},
-      {1, rc::gen::just(1)},
-      {2, rc::gen::inRange(1, 2 * capacity + 1)},
-  });
-}
-
 }  // namespace
 
 // The software grid barrier deadlocks if and only if its grid exceeds the co-resident capacity
@@ -28,7 +18,7 @@ KL_PROPERTY(PlantedSyncGridBarrierProperty, WatchdogTripsIffGridExceedsCapacity,
   const Variant& v = variant("grid_barrier");
   const int block = *kl::gen::any_block().as("block");
   const int capacity = co_resident_capacity(v, block);
-  const int blocks = *blocks_around(capacity).as("blocks");
+  const int blocks = *kl::gen::blocks_around(capacity).as("blocks");
   RC_TAG(blocks > capacity ? "above capacity" : "within capacity");
   const SyncCase c = run_case(v, {blocks, block}, budget_ms);
   if (c.tripped != (blocks > capacity))
@@ -41,8 +31,8 @@ KL_PROPERTY(PlantedSyncGridBarrierProperty, WatchdogTripsIffGridExceedsCapacity,
 // The seed spinlock completes for any block and grid on sm_70+, with mutual exclusion intact.
 KL_PROPERTY(SyncProperty, SpinlockSeedCompletesForAnyLaunch, ()) {
   const bool small = kl::sanitizer_small_mode();
-  const int block = small ? *rc::gen::inRange(1, 65).as("block") : *kl::gen::any_block().as("block");
-  const int blocks = *rc::gen::inRange(1, small ? 3 : 300).as("blocks");
+  const int block = *kl::gen::any_block_up_to(small ? 64 : 1024).as("block");
+  const int blocks = *kl::gen::grid_blocks(small ? 2 : 299).as("blocks");
   const SyncCase c = run_case(variant("spinlock_seed"), {blocks, block}, budget_ms);
   RC_ASSERT(!c.tripped);
   if (!c.result.ok()) RC_FAIL(c.result.describe());
@@ -54,7 +44,7 @@ KL_PROPERTY(SyncProperty, CooperativeBarrierCompletesUpToCapacity, ()) {
   const bool small = kl::sanitizer_small_mode();
   const int block = small ? 64 : *kl::gen::any_block().as("block");
   const int capacity = co_resident_capacity(v, block);
-  const int blocks = *rc::gen::inRange(1, (small ? std::min(capacity, 4) : capacity) + 1).as("blocks");
+  const int blocks = *kl::gen::grid_blocks(small ? std::min(capacity, 4) : capacity).as("blocks");
   const SyncCase c = run_case(v, {blocks, block}, budget_ms);
   RC_ASSERT(!c.tripped);
   if (!c.result.ok()) RC_FAIL(c.result.describe());
