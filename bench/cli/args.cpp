@@ -53,6 +53,12 @@ void ParsedArgs::require_only(const std::set<std::string>& allowed, const std::s
   for (const std::string& flag : switches) check(flag);
 }
 
+const FlagSpec* CommandSpec::flag(const std::string& wanted) const {
+  for (const FlagSpec& f : flags)
+    if (f.name == wanted) return &f;
+  return nullptr;
+}
+
 ParsedArgs parse(const std::vector<std::string>& argv, const std::vector<CommandSpec>& commands) {
   if (argv.empty()) throw UsageError("missing command");
   ParsedArgs out;
@@ -77,17 +83,17 @@ ParsedArgs parse(const std::vector<std::string>& argv, const std::vector<Command
         value = flag.substr(eq + 1);
         flag = flag.substr(0, eq);
       }
-      if (spec->bool_flags.count(flag)) {
+      const FlagSpec* known = spec->flag(flag);
+      if (known == nullptr) throw UsageError("unknown flag --" + flag + " for '" + spec->name + "'");
+      if (known->value.empty()) {
         if (inline_value) throw UsageError("--" + flag + " takes no value");
         out.switches.insert(flag);
-      } else if (spec->value_flags.count(flag)) {
+      } else {
         if (!inline_value) {
           if (i + 1 >= argv.size()) throw UsageError("--" + flag + " needs a value");
           value = argv[++i];
         }
         out.values[flag] = value;
-      } else {
-        throw UsageError("unknown flag --" + flag + " for '" + spec->name + "'");
       }
       continue;
     }

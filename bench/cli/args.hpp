@@ -18,12 +18,27 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// One flag of a command: what the parser accepts and what `kernel-lab help` prints, in one
+// place, so help cannot omit a flag the parser takes.
+struct FlagSpec {
+  std::string name;   // without dashes
+  std::string value;  // what --name takes, as help shows it ("N", "FILE"); empty: a switch
+  std::string help;   // one line
+};
+
+// What a command needs beyond the host: help prints it, so a user knows before running.
+enum class Needs { host, gpu, gpu_and_sanitizer };
+
 struct CommandSpec {
   std::string name;
-  std::set<std::string> value_flags;  // --flag VALUE
-  std::set<std::string> bool_flags;   // --flag
+  std::vector<FlagSpec> flags;  // in the order help lists them
   int max_positionals = 0;
-  bool passthrough = false;           // everything after `--` is kept verbatim
+  bool passthrough = false;     // everything after `--` is kept verbatim
+  std::string operands;         // help: the positionals, e.g. "<family.variant>"
+  std::string summary;          // help: what the command does (lines end with '\n')
+  Needs needs = Needs::host;
+
+  const FlagSpec* flag(const std::string& name) const;
 };
 
 struct ParsedArgs {

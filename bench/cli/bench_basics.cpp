@@ -125,7 +125,7 @@ bench::Result basics_bench_measure(const BenchCase& c, Bench& ctx) {
         // sum_matr adds Y into X in place: every run starts from the same X.
         if (sum) KL_CUDA_CHECK(cudaMemcpyAsync(in.out.data(), in.x_initial.data(), n * 4, cudaMemcpyDeviceToDevice, s));
       },
-      [&](cudaStream_t s) { v.launch(args, s); }, [&] { return in.check(v.kernel); });
+      [&](cudaStream_t s) { v.launch(args, s); }, [&] { return in.check(v.kernel); }, output_bytes(in.out));
   const KernelCost cost = cost_of(v.kernel);
   bench::Result r = throughput_result(c, shape_text(in.shape), t, cost.bytes_per_element * static_cast<double>(bench_n),
                                       "GB/s", bench::Roof::dram_bandwidth, cost.ops_per_element / cost.bytes_per_element);

@@ -8,6 +8,7 @@
 #include "kl/guarded_buffer.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <ostream>
 #include <stdexcept>
 #include <utility>
@@ -34,7 +35,61 @@ bench::DeviceAttributes device_attributes() {
   return d;
 }
 
-void require_ok(const CaseResult& r, const BenchCase& c, const char* which) {
+// Checking a run's output leaves the GPU idle for tens of milliseconds (a download and a host
+// pass over it), long enough for the GPU to lower its clocks; the next timed run of a short
+// kernel would then pay for the ramp back up (on an H100, GemmEx FP16 timed 0.22 ms instead of
+// 0.19). So each timed run is preceded by untimed runs of the same work adding up to about this
+// much GPU time.
+constexpr double rewarm_ms = 10.0;
+constexpr int max_rewarm_runs = 2000;  // kernels of microseconds: launch cost dominates past this
+
+// Untimed runs of `run_ms` each that make up rewarm_ms; none for a run that long by itself.
+int rewarm_runs(double run_ms) {
+  if (run_ms >= rewarm_ms) return 0;
+  if (run_ms <= rewarm_ms / max_rewarm_runs) return max_rewarm_runs;
+  return static_cast<int>(std::ceil(rewarm_ms / run_ms));
+}
+
+// Host memory pinned for the life of this guard. Downloads into pageable memory go through a
+// driver staging copy at a fraction of the link's bandwidth, and the bench downloads every
+// timed run's output (up to 512 MiB, 50 runs a case). If pinning fails, pageable still works.
+class PinnedHostMemory {
+ public:
+  explicit PinnedHostMemory(std::span<unsigned char> memory) {
+    if (memory.empty()) return;
+    if (cudaHostRegister(memory.data(), memory.size(), cudaHostRegisterDefault) == cudaSuccess)
+      pinned_ = memory.data();
+    else
+      (void)cudaGetLastError();  // not sticky: clear it, so no later check reports it
+  }
+  ~PinnedHostMemory() {
+    if (pinned_ != nullptr) (void)cudaHostUnregister(pinned_);
+  }
+  PinnedHostMemory(const PinnedHostMemory&) = delete;
+  PinnedHostMemory& operator=(const PinnedHostMemory&) = delete;
+
+ private:
+  void* pinned_ = nullptr;
+};
+
+// Reads `output` from the device into a host buffer; none without an output.
+RunValidator::Download download_of(OutputBytes output) {
+  if (output.data == nullptr) return {};
+  return [output](std::vector<unsigned char>& host) {
+    host.resize(output.bytes);
+    KL_CUDA_CHECK(cudaMemcpy(host.data(), output.data, output.bytes, cudaMemcpyDeviceToHost));
+  };
+}
+
+// "validated matmul.naive: 9 outputs, 1 checked in full, the others byte-identical to one that
+// passed": `outputs` counts the one before timing, the pilot's and the timed runs'.
+std::string validation_summary(const BenchCase& c, std::size_t outputs, std::size_t full_checks) {
+  std::string line = "validated " + c.key() + ": " + std::to_string(outputs) + " outputs, " +
+                     std::to_string(full_checks) + " checked in full";
+  return full_checks < outputs ? line + ", the others byte-identical to one that passed" : line;
+}
+
+void require_ok(const BenchCheck& r, const BenchCase& c, const std::string& which) {
   if (!r.ok())
     throw std::runtime_error("bench " + c.key() + ": the output " + which + " failed its check: " + r.describe());
 }
@@ -58,12 +113,16 @@ void Bench::flush_l2(cudaStream_t stream) {
 
 TimingSummary Bench::validated_timing(const BenchCase& c, const std::function<void(cudaStream_t)>& prepare,
                                       const std::function<void(cudaStream_t)>& work,
-                                      const std::function<CaseResult()>& check) {
+                                      const std::function<BenchCheck()>& check, OutputBytes output) {
+  RunValidator validate(check, download_of(output));
+  const std::array<std::span<unsigned char>, 2> host = validate.buffers(output.bytes);
+  const PinnedHostMemory pinned_accepted(host[0]), pinned_latest(host[1]);
+
   cudaStream_t stream = nullptr;
   prepare(stream);
   work(stream);  // also the first warm-up: module loading, library heuristics
   KL_CUDA_CHECK(cudaStreamSynchronize(stream));
-  require_ok(check(), c, "before timing");
+  require_ok(validate(), c, "before timing");
 
   EventPair events;
   auto timed_run = [&] {
@@ -74,14 +133,62 @@ TimingSummary Bench::validated_timing(const BenchCase& c, const std::function<vo
     events.stop(stream);
     return static_cast<double>(events.elapsed_ms());
   };
-  const double pilot_ms = timed_run();
+  const double pilot_ms = timed_run();  // elapsed_ms waited for the stop event: the output is final
+  require_ok(validate(), c, "of the pilot run");
   const int reps = bench::repetitions_for(pilot_ms, policy_);
-  std::vector<double> ms;
-  for (int i = 0; i < reps; ++i) ms.push_back(timed_run());
-  KL_CUDA_CHECK(cudaStreamSynchronize(stream));
-  require_ok(check(), c, "of the timed runs");
+  const int warm_runs = rewarm_runs(pilot_ms);
+  auto rewarmed_timed_run = [&] {
+    for (int i = 0; i < warm_runs; ++i) {
+      prepare(stream);  // what work expects to find, as before any run
+      work(stream);
+    }
+    return timed_run();
+  };
+  // By reference: the validator keeps the accepted bytes and counts its full checks.
+  const auto validate_run = [&] { return validate(); };
+  const TimingSummary t = summarize_timings(checked_repetitions(c, reps, rewarmed_timed_run, validate_run));
+  log_ << validation_summary(c, static_cast<std::size_t>(reps) + 2, validate.full_checks()) << "\n";
+  return t;
+}
 
-  return summarize_timings(std::move(ms));
+std::vector<double> checked_repetitions(const BenchCase& c, int reps, const std::function<double()>& timed_run,
+                                        const std::function<BenchCheck()>& check) {
+  std::vector<double> ms;
+  for (int i = 1; i <= reps; ++i) {
+    ms.push_back(timed_run());
+    require_ok(check(), c, "of timed run " + std::to_string(i) + " of " + std::to_string(reps));
+  }
+  return ms;
+}
+
+RunValidator::RunValidator(std::function<BenchCheck()> check, Download download)
+    : check_(std::move(check)), download_(std::move(download)) {}
+
+BenchCheck RunValidator::operator()() {
+  if (download_) {
+    download_(latest_);
+    if (has_accepted_ && latest_ == accepted_) return CaseResult{};  // the bytes that passed
+  }
+  ++full_checks_;
+  BenchCheck result = check_();
+  if (result.ok() && download_) {
+    std::swap(accepted_, latest_);
+    has_accepted_ = true;
+  }
+  return result;
+}
+
+std::array<std::span<unsigned char>, 2> RunValidator::buffers(std::size_t bytes) {
+  accepted_.resize(bytes);
+  latest_.resize(bytes);
+  return {std::span<unsigned char>(accepted_), std::span<unsigned char>(latest_)};
+}
+
+std::string UnwrittenScan::describe() const {
+  if (count == 0) return "every element written";
+  std::string text = "unwritten (still poisoned) at";
+  for (std::size_t i = 0; i < first.size(); ++i) text += (i == 0 ? " " : ", ") + std::to_string(first[i]);
+  return text + (count > first.size() ? ", ... (" + std::to_string(count) + " in all)" : "");
 }
 
 double Bench::ceiling(const std::string& name, const std::string& metric, const std::string& how,

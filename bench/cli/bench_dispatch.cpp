@@ -27,7 +27,7 @@ bench::Result dispatch_bench_measure(const BenchCase& c, Bench& ctx) {
   const TimingSummary t = ctx.validated_timing(
       c, [&](cudaStream_t s) { poison_words(in.coords.data(), in.coords.size(), s); },
       [&](cudaStream_t s) { v.launch({in.coords.data(), shape}, s); },
-      [&] { return dispatch::check_coords(in.coords.download(), shape); });
+      [&] { return dispatch::check_coords(in.coords.download(), shape); }, output_bytes(in.coords));
   bench::Result r = throughput_result(c, std::to_string(bench_side) + "x" + std::to_string(bench_side) + " block=16x16", t,
                                       static_cast<double>(in.coords.bytes()), "GB/s", bench::Roof::dram_bandwidth, 0);
   r.ceiling = "d2d_copy";

@@ -47,7 +47,7 @@ bench::Result elementwise_bench_measure(const BenchCase& c, Bench& ctx) {
   const TimingSummary t = ctx.validated_timing(
       c, [&](cudaStream_t s) { poison_words(in.out.data(), in.out.size(), s); },
       [&](cudaStream_t s) { v.launch(args, s); },
-      [&] { return elementwise::compare_output(v.op, in.out.download(), in.want); });
+      [&] { return elementwise::compare_output(v.op, in.out.download(), in.want); }, output_bytes(in.out));
   const double bytes_per_element = add ? 12.0 : 8.0;  // add: a, b read, c written; exp: in read, out written
   bench::Result r = throughput_result(c, "n=2^26 block=" + std::to_string(bench_block), t,
                                       bytes_per_element * static_cast<double>(bench_n), "GB/s",

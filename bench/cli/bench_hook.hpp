@@ -6,9 +6,10 @@
 //              variant (and per dtype where the family has several). Planted variants and host
 //              references come back with a skip_reason and are never measured.
 //   measure()  one case at the bench size: build (or reuse) the inputs, then
-//              Bench::validated_timing (validate, time with L2 flushed, validate the timed
-//              output), and fill a bench::Result: the metric, the work, the ceiling it is read
-//              against (a ceiling from Bench, measured once per process) and the physical roof.
+//              Bench::validated_timing (validate, time with L2 flushed, validate the output of
+//              every timed run), and fill a bench::Result: the metric, the work, the ceiling it
+//              is read against (a ceiling from Bench, measured once per process) and the
+//              physical roof.
 // A family that cannot be benchmarked meaningfully gets a line with `excluded_because` instead.
 #pragma once
 
@@ -19,15 +20,20 @@
 
 #include "kl/case_result.hpp"
 #include "kl/device_buffer.hpp"
+#include "kl/guarded_buffer.hpp"
 #include "kl/registry.hpp"
 #include "kl/timing.hpp"
 
+#include <array>
+#include <cstring>
 #include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace kl::cli {
@@ -41,6 +47,29 @@ struct BenchCase {
 };
 
 class Bench;
+
+// The device memory a case's work writes: its output, as bytes.
+struct OutputBytes {
+  const void* data = nullptr;
+  std::size_t bytes = 0;
+};
+template <class T>
+OutputBytes output_bytes(const DeviceBuffer<T>& buffer) {
+  return {buffer.data(), buffer.bytes()};
+}
+
+// What a bench check found: the oracle comparison, plus what CaseResult has no field for (a
+// sampled check's scan of the whole output lists the first unwritten indices here). Converts
+// from a CaseResult, so a hook whose check compares every element just returns that.
+struct BenchCheck {
+  CaseResult result;
+  std::string detail;  // appended to the failure message; empty when there is nothing more
+
+  BenchCheck(CaseResult r, std::string more = {})  // implicit on purpose: see above
+      : result(std::move(r)), detail(std::move(more)) {}
+  bool ok() const { return result.ok(); }
+  std::string describe() const { return result.describe() + (detail.empty() ? "" : "\n  " + detail); }
+};
 
 struct BenchHook {
   const char* family;
@@ -75,11 +104,18 @@ class Bench {
   // output, restore an in/out input); `work` is the timed launch; `check` reads the output
   // and compares it with the oracle. Order: prepare, work, check (validate first); a pilot
   // run that sizes the repetitions (about 200 ms of timed work, 3..50 runs, or --reps); the
-  // timed runs, each after prepare and an L2 flush; check again (the output of the timed runs).
-  // Throws std::runtime_error naming the case when a check fails.
+  // timed runs, each after prepare, untimed runs that bring the GPU back to its clocks, and an
+  // L2 flush. The pilot and every timed run are validated after their stop event, outside the
+  // timing: a kernel that is right once and wrong on a later run (a race, a stale input) fails
+  // the bench instead of being timed.
+  // `output` (optional) makes validating a run cheap where `check` is not (hundreds of MiB
+  // compared on the host, 50 runs a case): a run whose output is byte-identical to the last
+  // one `check` passed gets the same verdict without `check`; any other output is checked in
+  // full. Without it, `check` runs after every run.
+  // Throws std::runtime_error naming the case and the run when a check fails.
   TimingSummary validated_timing(const BenchCase& c, const std::function<void(cudaStream_t)>& prepare,
                                  const std::function<void(cudaStream_t)>& work,
-                                 const std::function<CaseResult()>& check);
+                                 const std::function<BenchCheck()>& check, OutputBytes output = {});
 
   // A ceiling measured once per process: the first call runs `measure`, later calls reuse it.
   double ceiling(const std::string& name, const std::string& metric, const std::string& how,
@@ -116,6 +152,41 @@ class Bench {
 // int output of the bench can equal), so an unwritten output fails its check.
 void poison_words(void* data, std::size_t words, cudaStream_t stream);
 
+// The elements of a downloaded output that still hold poison_words' pattern: never written.
+struct UnwrittenScan {
+  std::size_t count = 0;
+  std::vector<std::size_t> first;  // the first few indices, ascending
+  std::string describe() const;    // "unwritten (still poisoned) at i, j, ... (N in all)"
+};
+template <class T>
+UnwrittenScan scan_unwritten(const std::vector<T>& output, std::size_t keep = max_reported_mismatches);
+
+// `reps` timed runs, each followed by its check (untimed); the times in order. Throws
+// std::runtime_error naming the case and the first run whose output fails ("timed run 3 of 50").
+std::vector<double> checked_repetitions(const BenchCase& c, int reps, const std::function<double()>& timed_run,
+                                        const std::function<BenchCheck()>& check);
+
+// Validates one run's output after another: a full `check`, unless the output's bytes (read by
+// `download`) equal those of the last output that passed it, which then passes as it did.
+// Without `download`, every validation is a full check.
+class RunValidator {
+ public:
+  using Download = std::function<void(std::vector<unsigned char>&)>;
+  RunValidator(std::function<BenchCheck()> check, Download download);
+  BenchCheck operator()();
+  std::size_t full_checks() const { return full_checks_; }
+  // Sizes both host buffers to `bytes` once and for all, so the caller can pin their memory
+  // for the downloads (they are swapped, never reallocated, afterwards).
+  std::array<std::span<unsigned char>, 2> buffers(std::size_t bytes);
+
+ private:
+  std::function<BenchCheck()> check_;
+  Download download_;
+  std::vector<unsigned char> accepted_, latest_;  // bytes of the last passing output, of this one
+  bool has_accepted_ = false;                     // accepted_ holds an output that passed
+  std::size_t full_checks_ = 0;
+};
+
 // A result with the throughput of `work` units per run at t.median_ms: TFLOPS/TOPS for
 // operations (scale 1e12), GB/s for bytes (scale 1e9).
 bench::Result throughput_result(const BenchCase& c, const std::string& shape, const TimingSummary& t, double work,
@@ -132,6 +203,20 @@ std::vector<BenchCase> cases_of(const std::string& family, std::span<const V> ta
                                 const std::vector<std::string>& dtypes = {});
 
 std::string skip_reason_of(const VariantInfo& info);
+
+template <class T>
+UnwrittenScan scan_unwritten(const std::vector<T>& output, std::size_t keep) {
+  // poison_words writes 4-byte words, so only 4-byte elements can hold its pattern whole.
+  static_assert(sizeof(T) == sizeof(GuardPatterns<4>::Word) && std::is_trivially_copyable_v<T>);
+  UnwrittenScan scan;
+  for (std::size_t i = 0; i < output.size(); ++i) {
+    GuardPatterns<4>::Word bits;
+    std::memcpy(&bits, &output[i], sizeof bits);
+    if (bits != GuardPatterns<4>::poison) continue;
+    if (scan.count++ < keep) scan.first.push_back(i);
+  }
+  return scan;
+}
 
 template <class V>
 std::vector<BenchCase> cases_of(const std::string& family, std::span<const V> table,

@@ -1,8 +1,12 @@
 // The bench's oracle for a 4096^3 product: the whole rows and columns of C that matmul's own
 // sampled check compares (matmul::sampled_lines_of), computed cache-friendly on the host in
 // about a second.
-// Comparing every element would need the full oracle, minutes of host time per shape.
+// Comparing every element would need the full oracle, minutes of host time per shape; what the
+// sample cannot see, an element the kernel never wrote, a scan of the whole output finds
+// (check_product).
 #pragma once
+
+#include "bench_hook.hpp"
 
 #include "kl/case_result.hpp"
 #include "kl/matmul.hpp"
@@ -76,6 +80,18 @@ CaseResult compare_sampled(const std::vector<T>& got, const std::vector<Expected
     if (!(std::fabs(g - e.value) <= e.bound)) r.add_mismatch({e.index, g, e.value, e.bound});
   }
   return r;
+}
+
+// The bench's check of a product: the sampled elements within their bounds, and every element
+// of C written (no poison left), with the first unwritten indices named.
+template <class T>
+BenchCheck check_product(const std::vector<T>& got, const std::vector<ExpectedElement>& want) {
+  CaseResult r = compare_sampled(got, want);
+  const UnwrittenScan unwritten = scan_unwritten(got);
+  if (unwritten.count == 0) return r;
+  r.guards.unwritten = unwritten.count;
+  r.guards.first_unwritten = unwritten.first.front();
+  return {r, unwritten.describe()};
 }
 
 }  // namespace kl::cli

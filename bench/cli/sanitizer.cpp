@@ -1,9 +1,12 @@
 #include "sanitizer.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <sstream>
+#include <string_view>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,5 +73,97 @@ Captured run_captured(const std::vector<std::string>& argv) {
 }
 
 std::string self_executable() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
+
+namespace {
+
+constexpr std::string_view status_prefix = "kernel-lab: exit status ";
+constexpr std::string_view tool_prefix = "=========";
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The count in a tool summary line, or -1 if the line is not one.
+int summary_count(const std::string& line) {
+  static const std::regex summary(R"((ERROR|RACECHECK) SUMMARY: ([0-9]+) (error|hazard))");
+  std::smatch m;
+  return std::regex_search(line, m, summary) ? std::stoi(m[2]) : -1;
+}
+
+std::string status_text(const std::optional<int>& status) {
+  if (!status) return "stated no exit status: it crashed or was killed";
+  if (*status == 2) return "exited 2: refused before its kernel ran (bad input, unsupported shape or no GPU)";
+  return "exited " + std::to_string(*status) + (*status == 1 ? ": its check or CUDA failed" : "");
+}
+
+Judgement judge_positive(const FindingCheck& c, const ToolReport& report, const std::optional<int>& status) {
+  if (report.pattern_found)
+    return {0, "expected finding reproduced: " + c.tool + " reported /" + c.pattern + "/ on " + c.target + " (" +
+                   std::to_string(report.error_count) + " error(s))"};
+  if (status == 2)
+    return {2, "NO VERDICT: the run of " + c.target + " " + status_text(status) + ", so " + c.tool +
+                   "'s silence says nothing (checking " + c.finding + ")"};
+  return {1, "MISSED: " + c.tool + " stayed silent on " + c.target + " (checking " + c.finding + "): /" + c.pattern +
+                 "/ not in its report"};
+}
+
+Judgement judge_fix(const FindingCheck& c, const ToolReport& report, const std::optional<int>& status,
+                    int tool_exit) {
+  const std::string fix_of = c.target + ", the variant that should fix " + c.planted;
+  if (status != 0)
+    return {status == 2 ? 2 : 1, "NOT PROVEN: the fix's run did not succeed: " + c.target + " " +
+                                     status_text(status) + "; " + c.tool + "'s silence there proves nothing"};
+  if (report.pattern_found || report.error_count > 0)
+    return {1, "NOT CLEAN: " + c.tool + " reported errors on " + fix_of};
+  if (report.error_count < 0)
+    return {1, "NOT PROVEN: " + c.tool + " printed no error summary on " + fix_of};
+  if (tool_exit != 0)
+    return {1, "NOT PROVEN: " + c.tool + " exited " + std::to_string(tool_exit) + " on " + fix_of +
+                   " although it reported 0 errors and the run passed"};
+  return {0, "checker can fail: " + c.tool + " stayed silent on " + c.target + " (/" + c.pattern +
+                 "/ absent, 0 errors, its run passed), the fix for " + c.planted};
+}
+
+}  // namespace
+
+bool exit_status_requested() {
+  const char* value = std::getenv(exit_status_variable);
+  return value != nullptr && std::string_view(value) == "1";
+}
+
+std::string exit_status_line(int code) { return std::string(status_prefix) + std::to_string(code); }
+
+std::optional<int> stated_exit_status(const std::string& output) {
+  std::optional<int> status;
+  for (const std::string& line : lines_of(output)) {
+    if (line.size() <= status_prefix.size() || line.compare(0, status_prefix.size(), status_prefix) != 0) continue;
+    const std::string digits = line.substr(status_prefix.size());
+    if (digits.find_first_not_of("0123456789") == std::string::npos && digits.size() <= 3) status = std::stoi(digits);
+  }
+  return status;
+}
+
+ToolReport read_tool_report(const std::string& output, const std::string& pattern) {
+  ToolReport report;
+  const std::regex finding(pattern);
+  for (const std::string& line : lines_of(output)) {
+    if (line.compare(0, tool_prefix.size(), tool_prefix) != 0) continue;
+    if (line.find("COMPUTE-SANITIZER") != std::string::npos) report.tool_ran = true;
+    if (std::regex_search(line, finding)) report.pattern_found = true;
+    if (const int n = summary_count(line); n >= 0) report.error_count = std::max(report.error_count, 0) + n;
+  }
+  return report;
+}
+
+Judgement judge_finding(const FindingCheck& check, const Captured& run) {
+  const ToolReport report = read_tool_report(run.output, check.pattern);
+  if (!report.tool_ran)
+    return {2, "kernel-lab: " + check.tool + " did not run (exit " + std::to_string(run.exit_code) + "): no verdict"};
+  const std::optional<int> status = stated_exit_status(run.output);
+  return check.against_fix ? judge_fix(check, report, status, run.exit_code) : judge_positive(check, report, status);
+}
 
 }  // namespace kl::cli

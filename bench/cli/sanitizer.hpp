@@ -26,4 +26,52 @@ std::string shell_join(const std::vector<std::string>& argv);
 // The path of the running executable (so tests can re-run this kernel-lab).
 std::string self_executable();
 
+// ---- Judging a planted finding from the captured run of
+//      `compute-sanitizer --tool T ... kernel-lab run <target> <args>`.
+
+// A run under the tool cannot report its own exit status through the tool's: compute-sanitizer
+// returns --error-exitcode once it counts an error, and --check-exit-code counts a failing
+// application as one ("Target application returned an error"); an application that exits
+// before its first CUDA call gets exit 255 and no summary (compute-sanitizer 2025.3 on an
+// H100). So kernel-lab states its status as its last line when this environment variable is
+// set, and `expect` sets it for the run it wraps.
+inline constexpr const char* exit_status_variable = "KL_PRINT_EXIT_STATUS";
+bool exit_status_requested();
+std::string exit_status_line(int code);  // "kernel-lab: exit status N"
+// The status the wrapped run stated last; nullopt if it stated none (it crashed or was killed).
+std::optional<int> stated_exit_status(const std::string& output);
+
+// What the tool said, read only from its own lines (those starting "========="), so nothing
+// the application prints can pass for a finding or a clean summary.
+struct ToolReport {
+  bool tool_ran = false;       // its banner, "========= COMPUTE-SANITIZER"
+  bool pattern_found = false;  // one of its lines matches the finding's pattern
+  // The sum of its summaries: "ERROR SUMMARY: N errors" (memcheck, synccheck, initcheck) and
+  // "RACECHECK SUMMARY: N hazards displayed" (warnings included); -1 if it printed none.
+  int error_count = -1;
+};
+ToolReport read_tool_report(const std::string& output, const std::string& pattern);
+
+struct FindingCheck {
+  std::string tool;      // memcheck, racecheck, ...
+  std::string finding;   // the planted finding's repro name
+  std::string planted;   // the planted variant's id
+  std::string target;    // the variant run: the planted one, --variant's, or the fix
+  std::string pattern;   // the tool's report must match it (ECMAScript regex)
+  bool against_fix = false;
+};
+
+struct Judgement {
+  int exit_code = 1;  // kernel-lab's: 0 pass, 1 fail, 2 no verdict (no tool, no GPU, bad input)
+  std::string message;
+};
+
+// The positive check passes on the tool's report of the pattern alone: only a launched kernel
+// can produce it, and a planted bug may well make its run fail. Silence is a miss only if the
+// run got past its refusals (a run that exited 2 never launched: no verdict).
+// The fix (against_fix) passes only if the tool ran, found nothing (pattern absent, summaries
+// at 0), exited 0, and the run itself stated exit status 0: a fix that was refused, failed its
+// oracle or crashed proves nothing by the tool's silence.
+Judgement judge_finding(const FindingCheck& check, const Captured& run);
+
 }  // namespace kl::cli

@@ -1,10 +1,16 @@
 // The CLI's parsing and its errors, in-process. None of these needs a GPU: every bad input is
 // rejected before CUDA is touched.
 #include "cli.hpp"
+#include "run_support.hpp"
+#include "sanitizer.hpp"
+
 #include "kl/registry.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace {
@@ -123,4 +129,217 @@ TEST(CliList, TableColumnsLineUp) {
 
 TEST(CliJson, QuotesControlCharacters) {
   EXPECT_EQ(kl::cli::json_quote("a\"b\\c\nd"), R"("a\"b\\c\nd")");
+}
+
+// ---- help: generated from the table the parser reads, so it lists every flag accepted.
+
+namespace {
+
+std::string help_text() {
+  const Outcome o = run({"help"});
+  EXPECT_EQ(o.code, 0);
+  return o.out;
+}
+
+// The help line that introduces `command` ("  coords [flags]    (needs a GPU)").
+std::string command_line_of(const std::string& help, const std::string& command) {
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("  " + command + " ", 0) == 0 || line == "  " + command) return line;
+  return "";
+}
+
+bool help_lists_flag(const std::string& help, const std::string& flag) {
+  return help.find("--" + flag + " ") != std::string::npos || help.find("--" + flag + "\n") != std::string::npos;
+}
+
+}  // namespace
+
+TEST(CliHelp, EveryFlagTheParserAcceptsHasAHelpLine) {
+  const std::string help = help_text();
+  for (const kl::cli::CommandSpec& c : kl::cli::command_specs()) {
+    EXPECT_FALSE(command_line_of(help, c.name).empty()) << c.name;
+    for (const kl::cli::FlagSpec& f : c.flags) {
+      EXPECT_FALSE(f.help.empty()) << c.name << " --" << f.name << " has no help text";
+      EXPECT_TRUE(help_lists_flag(help, f.name)) << c.name << " --" << f.name;
+    }
+  }
+}
+
+// Each family's line under run names exactly the flags its runner takes.
+TEST(CliHelp, RunListsTheFlagsOfEachFamily) {
+  const std::string help = help_text();
+  const std::size_t section = help.find("the flags each family takes:");
+  ASSERT_NE(section, std::string::npos);
+  for (const kl::cli::FamilyRunner& r : kl::cli::family_runners()) {
+    const std::size_t newline = help.find("\n        " + std::string(r.family) + ":", section);
+    ASSERT_NE(newline, std::string::npos) << r.family;
+    const std::size_t at = newline + 1;
+    const std::string line = help.substr(at, help.find('\n', at) - at);
+    std::size_t named = 0;
+    for (std::size_t p = line.find("--"); p != std::string::npos; p = line.find("--", p + 2)) ++named;
+    EXPECT_EQ(named, r.flags.size()) << line;
+    for (const std::string& f : r.flags) EXPECT_NE(line.find("--" + f), std::string::npos) << line;
+  }
+}
+
+TEST(CliHelp, SaysWhichCommandsNeedAGpu) {
+  const std::string help = help_text();
+  for (const char* gpu : {"info", "run", "coords", "bench", "sanitize", "expect", "repro"})
+    EXPECT_NE(command_line_of(help, gpu).find("needs a GPU"), std::string::npos) << command_line_of(help, gpu);
+  for (const char* host : {"list", "help"})
+    EXPECT_EQ(command_line_of(help, host).find("needs"), std::string::npos) << command_line_of(help, host);
+  EXPECT_NE(command_line_of(help, "expect").find("compute-sanitizer"), std::string::npos);
+}
+
+// Every flag of every `kernel-lab <command> ...` example in the README is accepted by that
+// command and listed in help. KL_README is set by tests/CMakeLists.txt.
+TEST(CliHelp, ListsEveryFlagTheReadmeUses) {
+  const char* path = std::getenv("KL_README");
+  ASSERT_NE(path, nullptr) << "set KL_README to the repository's README.md";
+  std::ifstream readme(path);
+  ASSERT_TRUE(readme) << path;
+  const std::string help = help_text();
+  const std::regex flag(R"(--([a-z][a-z0-9-]*))");
+  std::size_t flags_seen = 0;
+  for (std::string line; std::getline(readme, line);) {
+    const std::size_t at = line.find("kernel-lab ");
+    if (at == std::string::npos) continue;
+    std::istringstream words(line.substr(at + 11));
+    std::string command;
+    words >> command;
+    const kl::cli::CommandSpec* spec = nullptr;
+    for (const kl::cli::CommandSpec& c : kl::cli::command_specs())
+      if (c.name == command) spec = &c;
+    if (spec == nullptr) continue;  // prose such as "kernel-lab at both commits"
+    const std::string rest = line.substr(at);
+    for (std::sregex_iterator m(rest.begin(), rest.end(), flag), end; m != end; ++m) {
+      const std::string name = (*m)[1];
+      ++flags_seen;
+      EXPECT_NE(spec->flag(name), nullptr) << "README: kernel-lab " << command << " --" << name << ": " << line;
+      EXPECT_TRUE(help_lists_flag(help, name)) << "help omits --" << name << " (README: " << line << ")";
+    }
+  }
+  EXPECT_GE(flags_seen, 20u) << "the README's kernel-lab examples were not found in " << path;
+}
+
+// ---- expect: the verdict on a planted finding, from the captured run under the tool.
+
+namespace {
+
+using kl::cli::Captured;
+using kl::cli::FindingCheck;
+
+const FindingCheck fix_check{"memcheck", "memcheck-add-unguarded", "elementwise.add_unguarded", "elementwise.add",
+                             "Invalid __global__ read of size 4", true};
+FindingCheck planted_check() {
+  FindingCheck c = fix_check;
+  c.target = c.planted;
+  c.against_fix = false;
+  return c;
+}
+
+// What compute-sanitizer and the run it wraps print: the banner, the run's lines, `tool_lines`
+// (findings), the run's stated status (none if `status` < 0) and the summary.
+Captured under_tool(int tool_exit, int status, const std::string& run_lines, const std::string& tool_lines = "",
+                    const std::string& summary = "========= ERROR SUMMARY: 0 errors\n") {
+  std::string out = "========= COMPUTE-SANITIZER\n" + run_lines + tool_lines;
+  if (status >= 0) out += kl::cli::exit_status_line(status) + "\n";
+  return {tool_exit, out + summary};
+}
+
+}  // namespace
+
+TEST(CliExpect, FixIsProvenOnlyByAPassingRunTheToolFoundClean) {
+  const kl::cli::Judgement ok = kl::cli::judge_finding(fix_check, under_tool(0, 0, "check: PASS (...)\n"));
+  EXPECT_EQ(ok.exit_code, 0) << ok.message;
+  EXPECT_NE(ok.message.find("checker can fail: memcheck stayed silent on elementwise.add"), std::string::npos);
+}
+
+TEST(CliExpect, FixWhoseRunDidNotSucceedIsNotProven) {
+  struct Case {
+    Captured run;
+    int code;
+    const char* why;
+  };
+  const Case cases[] = {
+      {under_tool(2, 2, "kernel-lab: no usable CUDA GPU\n"), 2,
+       "elementwise.add exited 2: refused before its kernel ran"},
+      {under_tool(1, 1, "check: FAIL (...)\n"), 1, "elementwise.add exited 1: its check or CUDA failed"},
+      // The real tool returns --error-exitcode once it counts the failing run as an error.
+      {under_tool(86, 1, "check: FAIL (...)\n", "========= Target application returned an error\n",
+                  "========= ERROR SUMMARY: 1 error\n"),
+       1, "elementwise.add exited 1"},
+      {under_tool(0, 1, "check: FAIL (...)\n"), 1, "elementwise.add exited 1"},
+      {under_tool(139, -1, "check: PASS (...)\n"), 1, "stated no exit status: it crashed or was killed"},
+  };
+  for (const Case& c : cases) {
+    const kl::cli::Judgement j = kl::cli::judge_finding(fix_check, c.run);
+    EXPECT_EQ(j.exit_code, c.code) << j.message;
+    EXPECT_NE(j.message.find("NOT PROVEN: the fix's run did not succeed"), std::string::npos) << j.message;
+    EXPECT_NE(j.message.find(c.why), std::string::npos) << j.message;
+    EXPECT_EQ(j.message.find("checker can fail"), std::string::npos) << j.message;  // the ctest pass regex
+  }
+}
+
+TEST(CliExpect, FixTheToolReportsOnOrDoesNotSummariseIsNotProven) {
+  const Captured reported = under_tool(86, 0, "check: PASS\n", "========= Invalid __global__ read of size 4 bytes\n",
+                                       "========= ERROR SUMMARY: 1 error\n");
+  const Captured no_summary = under_tool(0, 0, "check: PASS\n", "", "");
+  const Captured tool_failed = under_tool(3, 0, "check: PASS\n");
+  EXPECT_NE(kl::cli::judge_finding(fix_check, reported).message.find("NOT CLEAN"), std::string::npos);
+  EXPECT_NE(kl::cli::judge_finding(fix_check, no_summary).message.find("no error summary"), std::string::npos);
+  EXPECT_NE(kl::cli::judge_finding(fix_check, tool_failed).message.find("memcheck exited 3"), std::string::npos);
+  for (const Captured& run : {reported, no_summary, tool_failed})
+    EXPECT_EQ(kl::cli::judge_finding(fix_check, run).exit_code, 1) << run.output;
+}
+
+// A planted bug may make its own run fail: the tool's report of the pattern is what counts.
+TEST(CliExpect, PlantedFindingPassesOnTheToolsReportEvenIfItsRunFailed) {
+  const Captured run = under_tool(86, 1, "kernel-lab: CUDA error: unspecified launch failure\n",
+                                  "========= Invalid __global__ read of size 4 bytes\n",
+                                  "========= ERROR SUMMARY: 24 errors\n");
+  const kl::cli::Judgement j = kl::cli::judge_finding(planted_check(), run);
+  EXPECT_EQ(j.exit_code, 0) << j.message;
+  EXPECT_NE(j.message.find("expected finding reproduced"), std::string::npos) << j.message;
+}
+
+TEST(CliExpect, SilenceOnARefusedPlantedRunIsNoVerdictNotAMiss) {
+  const kl::cli::Judgement refused = kl::cli::judge_finding(planted_check(), under_tool(2, 2, "kernel-lab: bad\n"));
+  EXPECT_EQ(refused.exit_code, 2) << refused.message;
+  EXPECT_NE(refused.message.find("NO VERDICT"), std::string::npos) << refused.message;
+  const kl::cli::Judgement missed = kl::cli::judge_finding(planted_check(), under_tool(0, 0, "check: PASS\n"));
+  EXPECT_EQ(missed.exit_code, 1) << missed.message;
+  EXPECT_NE(missed.message.find("MISSED: memcheck stayed silent"), std::string::npos) << missed.message;
+}
+
+// Only the tool's own lines count: the application printing the pattern or a clean summary
+// proves nothing.
+TEST(CliExpect, OnlyTheToolsOwnLinesCount) {
+  const kl::cli::ToolReport app_only = kl::cli::read_tool_report(
+      "Invalid __global__ read of size 4\nERROR SUMMARY: 0 errors\nCOMPUTE-SANITIZER\n", "Invalid __global__ read");
+  EXPECT_FALSE(app_only.tool_ran);
+  EXPECT_FALSE(app_only.pattern_found);
+  EXPECT_EQ(app_only.error_count, -1);
+  const kl::cli::ToolReport both = kl::cli::read_tool_report(
+      "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 warnings)\n"
+      "========= ERROR SUMMARY: 1 error\n",
+      "Race reported between");
+  EXPECT_TRUE(both.tool_ran);
+  EXPECT_EQ(both.error_count, 3);  // every summary counts: 0 only if all say 0
+}
+
+TEST(CliExpect, TheRunStatesItsExitStatusLastWhenAsked) {
+  EXPECT_EQ(kl::cli::stated_exit_status("kernel-lab: exit status 1\nx\nkernel-lab: exit status 0\n"), 0);
+  EXPECT_EQ(kl::cli::stated_exit_status("kernel-lab: exit status 1x\n"), std::nullopt);
+  EXPECT_EQ(kl::cli::stated_exit_status("check: PASS\n"), std::nullopt);
+
+  ASSERT_EQ(::setenv(kl::cli::exit_status_variable, "1", 1), 0);
+  const Outcome refused = run({"run", "elementwise.add", "--n", "abc"});
+  const Outcome listed = run({"list"});
+  ::unsetenv(kl::cli::exit_status_variable);
+  EXPECT_EQ(refused.code, 2);
+  EXPECT_EQ(kl::cli::stated_exit_status(refused.err), 2) << refused.err;
+  EXPECT_EQ(kl::cli::stated_exit_status(listed.err), 0) << listed.err;
+  EXPECT_EQ(kl::cli::stated_exit_status(run({"list"}).err), std::nullopt);  // not asked: not printed
 }
