@@ -28,7 +28,8 @@ counterexample() {
 # binary_line OUTPUT: the printed replay of the binary itself (the ctest line needs a build tree
 # registered under a preset; its reproduce string is checked against this one instead).
 binary_line() {
-  printf '%s\n' "$1" | grep -E -- '--gtest_filter=' | grep -v ' ctest --preset ' | sed 's/^  //'
+  # No line (a run that did not fail) is an empty result for the checks to report, not an exit.
+  printf '%s\n' "$1" | grep -E -- '--gtest_filter=' | grep -v ' ctest --preset ' | sed 's/^  //' || true
 }
 
 ends_with() { [[ $1 == *"$2" ]] || { printf '  got:  %s\n  want: ...%s\n' "$1" "$2" >&2; return 1; }; }
@@ -66,9 +67,9 @@ check "without KL_REPLAY_FIXTURE_FAIL the fixture property passes" equals "$stat
 # Three random runs per mode: a replay in the wrong environment can still land on the same
 # count by chance (seen in about one run of ten), three times in a row hardly ever.
 for run in 1 2 3; do
-  # 1021: an edge of kl::gen::count() under both caps (2^22, and 5000 under a sanitizer).
-  round_trip "plain #$run" 1021
-  round_trip "sanitizer #$run" 1021 "${sanitizer_env[@]}"
+  # 97: an edge of kl::gen::count() under both caps (2^22, and 5000 under a sanitizer).
+  round_trip "plain #$run" 97
+  round_trip "sanitizer #$run" 97 "${sanitizer_env[@]}"
   # The slow tier draws counts from 2^22 + 1: every one fails, the smallest is its first edge.
   round_trip "slow #$run" $(((1 << 22) + 1)) KL_PROPERTY_TIER=slow
 done
