@@ -63,7 +63,8 @@ struct VariantInfo {
 
   std::string id() const { return family + "." + name; }
   bool planted() const { return role == Role::planted; }
-  // Planted or flawed: excluded from the clean sanitizer sweep, findings asserted instead.
+  // Planted or flawed: its findings are asserted (kl.expect.*); its suites are left out of the
+  // sanitizer runs of the tools that report them, and only those.
   bool has_findings() const { return role == Role::planted || role == Role::flawed; }
 };
 
