@@ -53,7 +53,7 @@ add_custom_target(lessons
 
 # profile-<family>: Nsight Compute on the variants a seed profiled, with the seed's metrics,
 # printed as seed 000's comparison table (bench/profile.sh). Fails with a clear message without ncu.
-foreach(family matmul reduction)
+foreach(family matmul reduction sgemm)  # sgemm: the matmul ladder beyond the seeds
   add_custom_target(profile-${family}
     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/profile.sh $<TARGET_FILE:kernel-lab> ${family}
     DEPENDS kernel-lab

@@ -4,13 +4,16 @@
 #   matmul:    naive vs uncoalesced (seed 000/003's coalescing table), tiled_16 vs tiled_32
 #              (seed 003's occupancy table), at 4096^3
 #   reduction: the ladder's rungs on 2^28 floats
+#   sgemm:     the SGEMM ladder beyond the seeds (tiled_32, rungs 20..26) at 4096^3, with the
+#              figures that explain each rung's gain: FMA pipe use, issue slots, shared-memory
+#              bank conflicts, registers per thread
 # ncu runs with --clock-control none (the GPU's own boost clock, as the bench times it) on the
 # first launch of the variant's kernel in `kernel-lab run ... --reps 1`. Set NCU to pick a
 # binary; without ncu the script says so and exits 2.
 set -euo pipefail
 
 if [ $# -ne 2 ]; then
-  echo "usage: $0 KERNEL_LAB matmul|reduction" >&2
+  echo "usage: $0 KERNEL_LAB matmul|reduction|sgemm" >&2
   exit 2
 fi
 kernel_lab=$1 family=$2
@@ -25,6 +28,7 @@ if ! command -v "$ncu" >/dev/null 2>&1; then
   exit 2
 fi
 
+registry_family=$family
 case $family in
   matmul)
     variants=(naive uncoalesced tiled_16 tiled_32)
@@ -36,8 +40,14 @@ case $family in
     run_args=(--n 268435456 --dtype float --reps 1)
     kernels='naiveSum|blockReduction|blkReduct|block_reduction|warpShuffleSum'  # never CUB's
     ;;
+  sgemm)
+    registry_family=matmul
+    variants=(tiled_32 block_tile_1d block_tile_2d vectorized conflict_free warp_tile cp_async_pipeline tuned)
+    run_args=(--m 4096 --n 4096 --k 4096 --reps 1)
+    kernels='tiled_matmul|block_tile_1d|block_tile_2d|vectorized|conflict_free|warp_tile|sgemm_pipelined'
+    ;;
   *)
-    echo "profile.sh: no profile for family '$family' (matmul, reduction)" >&2
+    echo "profile.sh: no profile for family '$family' (matmul, reduction, sgemm)" >&2
     exit 2
     ;;
 esac
@@ -55,6 +65,21 @@ rows=(
   "SM Active Cycles|sm__cycles_active.avg"
   "DRAM Active Cycles (avg)|dram__cycles_active.avg"
 )
+if [ "$family" = sgemm ]; then
+  rows+=(
+    "FMA Pipe Active|sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"
+    "Issue Slots Busy|sm__inst_issued.avg.pct_of_peak_sustained_active"
+    "Shared Load Bank Conflicts|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+    "Shared Store Bank Conflicts|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+    "Registers Per Thread|launch__registers_per_thread"
+    "Stall: Shared Load Wait (per issue)|smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio"
+    "Stall: MIO Throttle (per issue)|smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio"
+    "Stall: Barrier (per issue)|smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"
+    "Stall: Global Load Wait (per issue)|smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
+    "Stall: Not Selected (per issue)|smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio"
+    "Stall: Math Pipe Throttle (per issue)|smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio"
+  )
+fi
 metrics=$(printf '%s\n' "${rows[@]}" | cut -d'|' -f2 | paste -sd, -)
 
 work=$(mktemp -d)
@@ -83,17 +108,17 @@ extract() {
 }
 
 for v in "${variants[@]}"; do
-  echo "profiling $family.$v ..." >&2
+  echo "profiling $registry_family.$v ..." >&2
   # The function name alone, with or without namespace and template arguments.
   if ! "$ncu" --clock-control none --kernel-name "regex:(^|::)($kernels)(<.*>)?\$" --launch-count 1 --metrics "$metrics" \
-       --csv --page raw --log-file "$work/$v.csv" "$kernel_lab" run "$family.$v" "${run_args[@]}" >"$work/$v.out" 2>&1; then
-    echo "profile.sh: ncu failed on $family.$v:" >&2
+       --csv --page raw --log-file "$work/$v.csv" "$kernel_lab" run "$registry_family.$v" "${run_args[@]}" >"$work/$v.out" 2>&1; then
+    echo "profile.sh: ncu failed on $registry_family.$v:" >&2
     cat "$work/$v.out" "$work/$v.csv" >&2 || true
     exit 1
   fi
   extract "$work/$v.csv" >"$work/$v.tsv"
   if [ ! -s "$work/$v.tsv" ]; then
-    echo "profile.sh: ncu profiled no kernel matching /$kernels/ in $family.$v; its log:" >&2
+    echo "profile.sh: ncu profiled no kernel matching /$kernels/ in $registry_family.$v; its log:" >&2
     cat "$work/$v.csv" >&2
     exit 1
   fi
@@ -119,4 +144,4 @@ done
   done
 }
 echo
-echo "ncu --clock-control none, first launch of each variant's kernel in: $kernel_lab run $family.<variant> ${run_args[*]}"
+echo "ncu --clock-control none, first launch of each variant's kernel in: $kernel_lab run $registry_family.<variant> ${run_args[*]}"

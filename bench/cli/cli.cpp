@@ -93,6 +93,16 @@ const std::vector<CommandSpec>& command_specs() {
        1, false, "<finding>", "check that a planted bug's tool reports it\n", Needs::gpu_and_sanitizer},
       {"repro", {}, 1, false, "<finding>", "run the tool on one planted bug and print its report\n",
        Needs::gpu_and_sanitizer},
+      {"tune",
+       {{"m", "M", "rows of C timed (default 4096)"},
+        {"n", "N", "columns of C timed (default 4096)"},
+        {"k", "K", "depth timed (default 4096)"},
+        {"reps", "N", "timed runs per candidate (default 20)"},
+        {"write", "FILE", "set this GPU's line of the tuning file (kernels/matmul/sgemm_tuning.conf) to the winner"}},
+       1, false, "matmul.tuned",
+       "check every candidate configuration of the tuned SGEMM rung (bit-exact on a padded shape),\n"
+       "time it next to cuBLAS SGEMM, print the table and the winner\n",
+       Needs::gpu},
       {"help", {}, 1, false, "", "this text\n", Needs::host},
   };
   return specs;
@@ -182,6 +192,7 @@ int run_command(const std::vector<std::string>& argv, std::ostream& out, std::os
     if (args.command == "sanitize") return cmd_sanitize(args, out);
     if (args.command == "expect") return cmd_expect(args, out);
     if (args.command == "repro") return cmd_repro(args, out);
+    if (args.command == "tune") return cmd_tune(args, out);
     throw UsageError("command '" + args.command + "' is not implemented");
   } catch (const UsageError& e) {
     err << "kernel-lab: " << e.what() << "\n(run `kernel-lab help` for usage)\n";

@@ -54,6 +54,13 @@ std::string square_multiple_of(const Shape& s) {
   return "";
 }
 
+// The SGEMM ladder's rungs compute whole tiles and stage other shapes into padded copies.
+template <const TileShape& tile>
+std::string whole_tiles(const Shape& s) {
+  if (std::string rule = no_bias(s); !rule.empty()) return rule;
+  return whole_tiles_violation(s, tile);
+}
+
 const std::vector<Variant>& table() {
   static const std::vector<Variant> variants = {
       {{{"matmul", "cublas_sgemm", "-", "cublasSgemm",
@@ -101,6 +108,42 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         no_bias, launch_cublas_gemmex_fp16},
        InputPrecision::fp16, stage_fp16_inputs, launch_cublas_gemmex_fp16_staged},
+      {{{"matmul", "block_tile_1d", seed003, "-",
+         "Beyond the seeds: 1-D block tiling, each thread a column of 8 results of a 64x64 tile, so a "
+         "value of B read from shared memory feeds 8 FMAs. Other shapes run on zero-padded copies.",
+         Role::teaching, {}},
+        whole_tiles<block_tile_1d_tile>, launch_block_tile_1d}},
+      {{{"matmul", "block_tile_2d", seed003, "-",
+         "Beyond the seeds: 2-D block tiling, an 8x8 register tile per thread of a 128x128 block tile "
+         "built from outer products: 16 shared-memory loads per 64 FMAs.",
+         Role::teaching, {}},
+        whole_tiles<block_tile_2d_tile>, launch_block_tile_2d}},
+      {{{"matmul", "vectorized", seed003, "-",
+         "Beyond the seeds: float4 global loads and stores, A transposed in shared memory so a "
+         "thread's 8 values of A and of B each load as two float4.",
+         Role::teaching, {}},
+        whole_tiles<vectorized_tile>, launch_vectorized}},
+      {{{"matmul", "conflict_free", seed002, "-",
+         "Beyond the seeds: the transposed A tile padded by 4 floats and each thread's B columns split "
+         "in two float4 half a tile apart, so no shared-memory access is replayed for bank conflicts.",
+         Role::teaching, {}},
+        whole_tiles<conflict_free_tile>, launch_conflict_free}},
+      {{{"matmul", "warp_tile", seed003, "-",
+         "Beyond the seeds: warp tiling, each warp a contiguous 32x64 sub-tile, each lane 4x4 pieces "
+         "of it: a third less shared-memory traffic per FMA than whole-block thread rows.",
+         Role::teaching, {}},
+        whole_tiles<warp_tile_tile>, launch_warp_tile}},
+      {{{"matmul", "cp_async_pipeline", seed003, "-",
+         "Beyond the seeds: a 3-stage ring of shared-memory tiles filled by cp.async while earlier "
+         "stages are computed, one barrier per 16-deep tile: load latency hidden behind FMAs.",
+         Role::teaching, {}},
+        whole_tiles<cp_async_pipeline_tile>, launch_cp_async_pipeline}},
+      {{{"matmul", "tuned", seed003, "-",
+         "Beyond the seeds: rung 25's kernel with tile, warp tile, columns per lane and stages as "
+         "template arguments; `kernel-lab tune matmul.tuned` picks the fastest per GPU model into "
+         "sgemm_tuning.conf, which this rung follows.",
+         Role::teaching, {}},
+        whole_tiles<tuned_tile_bound>, launch_tuned}},
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",

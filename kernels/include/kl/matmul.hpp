@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace kl::matmul {
@@ -91,6 +92,15 @@ std::vector<std::size_t> checked_elements(const Shape& shape);
 // Uploads exact-size inputs, poisons a guarded output, launches, checks the guards and the
 // per-element bound. The output is copied to *out when out != nullptr.
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, std::vector<float>* out = nullptr);
+
+// matmul.tuned (kernels/matmul/26_tuned.cu): the candidate configurations of the pipelined SGEMM
+// kernel, the one it runs (the compiled-in tuning file sgemm_tuning.conf names one per GPU
+// model), and, for `kernel-lab tune`, a process-wide choice of another ("" returns to the file's).
+// Unknown names throw std::invalid_argument.
+std::vector<std::string> tuned_config_names();
+std::string tuned_config_in_use();
+std::string tuning_file_text();
+void use_tuned_config(const std::string& config);
 
 }  // namespace kl::matmul
 

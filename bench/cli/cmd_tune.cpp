@@ -1,0 +1,112 @@
+// `kernel-lab tune matmul.tuned [--m M --n N --k K] [--reps N] [--write FILE]`: every candidate
+// configuration of the tuned SGEMM rung must first multiply a shape that needs the padded path
+// (small integers, bit-exact), then is timed at M x N x K next to cuBLAS SGEMM in this process.
+// The fastest correct one wins; --write sets this GPU's line of the tuning file to it.
+#include "cli.hpp"
+#include "run_support.hpp"
+
+#include "kl/device_buffer.hpp"
+#include "kl/device_facts.hpp"
+#include "kl/matmul.hpp"
+#include "kl/sgemm_tuning.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace kl::cli {
+namespace {
+
+constexpr const char* tunable = "matmul.tuned";
+
+// An odd shape: every dimension off the tiles, so the zero-padded staging runs too.
+const matmul::Shape odd_shape{257, 263, 129};
+
+struct Timed {
+  std::string config;
+  bool correct = false;
+  std::string why;
+  double ms = 0;
+};
+
+double tflops(const matmul::Shape& s, double ms) {
+  return 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k) / (ms * 1e9);
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("--write: cannot read " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+int cmd_tune(const ParsedArgs& a, std::ostream& out) {
+  if (a.positionals.empty() || a.positionals[0] != tunable)
+    throw UsageError(std::string("'tune' takes the variant to tune; only ") + tunable + " has candidates");
+  const matmul::Shape shape{a.integer("m", 4096, 1, wide_range), a.integer("n", 4096, 1, wide_range),
+                            a.integer("k", 4096, 1, wide_range)};
+  const matmul::Variant& tuned = matmul::variant("tuned");
+  require_supported(tuned.info, tuned.unsupported(shape));
+  const int reps = reps_flag(a);
+  require_gpu();
+
+  const matmul::Inputs odd_in = matmul::make_inputs(odd_shape, matmul::Data::small_integers, 1);
+  const matmul::Inputs in = matmul::make_inputs(shape, matmul::Data::random, 1);
+  DeviceBuffer<float> x{std::span<const float>(in.a)}, y{std::span<const float>(in.b)};
+  DeviceBuffer<float> z(static_cast<std::size_t>(shape.m * shape.n));
+  const matmul::Args args{x.data(), y.data(), nullptr, z.data(), shape};
+  const auto time = [&](const matmul::Variant& v) {
+    return time_device_work([&](cudaStream_t s) { v.launch(args, s); }, 3, reps).median_ms;
+  };
+
+  std::vector<Timed> results;
+  for (const std::string& config : matmul::tuned_config_names()) {
+    matmul::use_tuned_config(config);
+    Timed t;
+    t.config = config;
+    const CaseResult r = matmul::run_case(tuned, odd_shape, odd_in);
+    t.correct = r.ok();
+    if (!t.correct) t.why = r.describe();
+    if (t.correct) t.ms = time(tuned);
+    results.push_back(t);
+  }
+  matmul::use_tuned_config("");
+  const double cublas_ms = time(matmul::variants().front());
+
+  const std::string gpu = device_facts().name;
+  out << "# kernel-lab tune " << tunable << " on " << gpu << ": m=" << shape.m << " n=" << shape.n
+      << " k=" << shape.k << ", cublas_sgemm " << std::fixed << std::setprecision(1)
+      << tflops(shape, cublas_ms) << " TFLOPS in this process\n\n"
+      << "| config | TFLOPS | ratio to cuBLAS | median ms | check |\n| --- | --- | --- | --- | --- |\n";
+  const Timed* best = nullptr;
+  for (const Timed& t : results) {
+    if (t.correct && (!best || t.ms < best->ms)) best = &t;
+    out << "| " << t.config << " | ";
+    if (t.correct)
+      out << std::setprecision(1) << tflops(shape, t.ms) << " | " << std::setprecision(3) << cublas_ms / t.ms << " | "
+          << t.ms << " | bit-exact on " << odd_shape.m << "x" << odd_shape.n << "x" << odd_shape.k << " |\n";
+    else
+      out << "- | - | - | FAILED: " << t.why << " |\n";
+  }
+  out.unsetf(std::ios::floatfield);
+  if (!best) {
+    out << "\nno candidate passed its check\n";
+    return 1;
+  }
+  out << "\nwinner on " << gpu << ": " << best->config << " (in use now: " << matmul::tuned_config_in_use() << ")\n";
+  if (a.has("write")) {
+    const std::string path = a.text("write", "");
+    const std::string text = matmul::tuning::with_choice(read_file(path), gpu, best->config);
+    matmul::tuning::parse(text, matmul::tuned_config_names());  // never write a file the build would reject
+    std::ofstream(path) << text;
+    out << "wrote 'gpu " << gpu << " = " << best->config << "' to " << path << " (rebuild to ship it)\n";
+  }
+  return std::any_of(results.begin(), results.end(), [](const Timed& t) { return !t.correct; }) ? 1 : 0;
+}
+
+}  // namespace kl::cli
