@@ -5,6 +5,7 @@
 // Any m, n, k (zero-padded staging, sgemm_whole_tiles.hpp).
 // Goal served: seed 003_2eb1131b3d611900.txt ("an SGEMM at 50% of the FP32 peak").
 #include "launchers.hpp"
+#include "sgemm_vector_access.cuh"
 #include "sgemm_whole_tiles.hpp"
 
 namespace kl::matmul {
@@ -13,8 +14,6 @@ namespace {
 constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
 constexpr int threads = (BM / TM) * (BN / TN);  // 256
 static_assert(BM * BK / 4 == threads && BK * BN / 4 == threads, "one float4 of A and of B per thread per stage");
-
-__device__ float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
 
 __global__ void __launch_bounds__(threads, 2) vectorized(int M, int N, int K, const float* A, const float* B, float* C) {
   __shared__ __align__(16) float As[BK * BM];  // transposed: As[k * BM + m]

@@ -8,6 +8,7 @@
 // l1tex__data_bank_conflicts_pipe_lsu_mem_shared). Any m, n, k (sgemm_whole_tiles.hpp).
 // Goal served: seed 002_546f08ca611913b2.txt (padding shared tiles against bank conflicts).
 #include "launchers.hpp"
+#include "sgemm_vector_access.cuh"
 #include "sgemm_whole_tiles.hpp"
 
 namespace kl::matmul {
@@ -17,9 +18,6 @@ constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
 constexpr int threads = (BM / TM) * (BN / TN);  // 256
 constexpr int AsRow = BM + 4;                   // padded row of the transposed A tile
 static_assert(BM * BK / 4 == threads && BK * BN / 4 == threads, "one float4 of A and of B per thread per stage");
-
-__device__ float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
-__device__ void store4(float* p, float4 v) { *reinterpret_cast<float4*>(p) = v; }
 
 __global__ void __launch_bounds__(threads, 2) conflict_free(int M, int N, int K, const float* A, const float* B,
                                                          float* C) {

@@ -7,6 +7,7 @@
 // Any m, n, k (zero-padded staging, sgemm_whole_tiles.hpp).
 // Goal served: seed 003_2eb1131b3d611900.txt ("an SGEMM at 50% of the FP32 peak").
 #include "launchers.hpp"
+#include "sgemm_vector_access.cuh"
 #include "sgemm_whole_tiles.hpp"
 
 namespace kl::matmul {
@@ -19,9 +20,6 @@ constexpr int threads = (BM / WM) * (BN / WN) * 32;          // 256
 constexpr int AsRow = BM + 4;                                // transposed A, padded as in rung 23
 static_assert(lanes_m * lanes_n == 32, "a warp's lanes tile its warp tile");
 static_assert(BM * BK / 4 == threads && BK * BN / 4 == threads, "one float4 of A and of B per thread per stage");
-
-__device__ float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
-__device__ void store4(float* p, float4 v) { *reinterpret_cast<float4*>(p) = v; }
 
 __global__ void __launch_bounds__(threads, 2) warp_tile(int M, int N, int K, const float* A, const float* B, float* C) {
   __shared__ __align__(16) float As[BK * AsRow];

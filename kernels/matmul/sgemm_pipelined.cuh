@@ -5,6 +5,7 @@
 // float4, so A still costs 2 loads per k like the transposed layout.
 #pragma once
 
+#include "sgemm_vector_access.cuh"
 #include "sgemm_whole_tiles.hpp"
 
 #include "kl/check.hpp"
@@ -30,9 +31,6 @@ struct Config {
   static_assert(STAGES >= 2, "a pipeline needs two stages at least");
   static_assert(TN % 4 == 0 && WN % TN == 0, "whole float4 column groups");
 };
-
-__device__ inline float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
-__device__ inline void store4(float* p, float4 v) { *reinterpret_cast<float4*>(p) = v; }
 
 // 16 bytes global -> shared without passing through registers (.cg: cache in L2 only).
 __device__ inline void copy16_async(float* shared, const float* global) {
