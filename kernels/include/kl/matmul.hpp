@@ -89,9 +89,17 @@ std::vector<std::int64_t> sampled_lines_of(std::int64_t extent);
 // every element of sampled_lines whole rows and whole columns (evenly spread, ends included).
 std::vector<std::size_t> checked_elements(const Shape& shape);
 
+// The oracle of every element a check compares, in checked_elements(shape) order. Computed once,
+// it serves every variant that multiplies inputs of that precision (the double oracle is the
+// cost of a check: O(m n k) on the host, against microseconds on the GPU).
+std::vector<Expected> expected_elements(const Inputs& in, const Shape& shape, InputPrecision precision);
+
 // Uploads exact-size inputs, poisons a guarded output, launches, checks the guards and the
 // per-element bound. The output is copied to *out when out != nullptr.
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, std::vector<float>* out = nullptr);
+// The same against `expected` = expected_elements(in, shape, v.precision), computed by the caller.
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, const std::vector<Expected>& expected,
+                    std::vector<float>* out = nullptr);
 
 // matmul.tuned (kernels/matmul/26_tuned.cu): the candidate configurations of the pipelined SGEMM
 // kernel, the one it runs (the compiled-in tuning file sgemm_tuning.conf names one per GPU
