@@ -15,7 +15,8 @@
 # parameters, nor a tier or sanitizer switch of the shell this runs in.
 unset RC_PARAMS KL_RC_DEFAULTS KL_SANITIZER_SMALL KL_PROPERTY_TIER KL_REPLAY_FIXTURE_FAIL
 
-IFS=$'\t' read -r -a sanitizer_env <<<"$KL_REPLAY_SANITIZER_ENV"
+# The words are tab-separated (a word such as KL_RC_DEFAULTS=... holds spaces).
+mapfile -t sanitizer_env < <(printf '%s\n' "$KL_REPLAY_SANITIZER_ENV" | tr '\t' '\n')
 
 # counterexample OUTPUT: RapidCheck's shrunk values, from its "Falsifiable after ..." line to the
 # location of the failed assertion (the header's test and shrink counts differ on a replay).

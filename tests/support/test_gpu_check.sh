@@ -46,7 +46,7 @@ check_module() {
 }
 hatch="configure with -DKL_REQUIRE_GPU=OFF"
 # The last output on one line: CMake wraps its messages at about 80 columns.
-flat() { tr -s ' \n' ' ' <<<"$out"; }
+flat() { printf '%s\n' "$out" | tr -s ' \n' ' '; }
 unset KL_COMPUTE_SANITIZER
 
 fake_bin "$scratch/empty"
