@@ -6,33 +6,13 @@
 #  - it declares RESOURCE_GROUPS: one slot of one GPU ("gpus:1"), or, for a test labelled perf,
 #    every slot of one GPU ("gpus:<SLOTS>") and RUN_SERIAL.
 # A test registered with plain add_test() and no kl_gpu_resources() call fails here, naming it.
-foreach(var CTEST BUILD_DIR LAUNCHER SLOTS)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "check_gpu_test_resources: -D${var}=... is required")
-  endif()
-endforeach()
-
-execute_process(COMMAND ${CTEST} --show-only=json-v1
-  WORKING_DIRECTORY ${BUILD_DIR}
-  OUTPUT_VARIABLE json RESULT_VARIABLE rc ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "ctest --show-only=json-v1 failed (${rc}): ${err}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/ctest_json.cmake)
+kl_require_defined(check_gpu_test_resources CTEST BUILD_DIR LAUNCHER SLOTS)
+kl_registered_tests(json)
 
 # property(<out> <name>): the JSON value of a property of the test in ${test}, or NOTFOUND.
 function(property out name)
-  set(value NOTFOUND)
-  string(JSON count ERROR_VARIABLE e LENGTH "${test}" properties)
-  if(NOT e AND count GREATER 0)
-    math(EXPR last "${count} - 1")
-    foreach(p RANGE ${last})
-      string(JSON pname GET "${test}" properties ${p} name)
-      if(pname STREQUAL name)
-        string(JSON value GET "${test}" properties ${p} value)
-        break()
-      endif()
-    endforeach()
-  endif()
+  kl_test_property(value "${test}" ${name})
   set(${out} "${value}" PARENT_SCOPE)
 endfunction()
 
