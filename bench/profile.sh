@@ -42,9 +42,9 @@ case $family in
     ;;
   sgemm)
     registry_family=matmul
-    variants=(tiled_32 block_tile_1d block_tile_2d vectorized conflict_free warp_tile cp_async_pipeline tuned)
+    variants=(tiled_32 block_tile_1d block_tile_2d vectorized conflict_free warp_tile cp_async_pipeline register_prefetch tuned)
     run_args=(--m 4096 --n 4096 --k 4096 --reps 1)
-    kernels='tiled_matmul|block_tile_1d|block_tile_2d|vectorized|conflict_free|warp_tile|sgemm_pipelined'
+    kernels='tiled_matmul|block_tile_1d|block_tile_2d|vectorized|conflict_free|warp_tile|sgemm_pipelined|sgemm_prefetched'
     ;;
   *)
     echo "profile.sh: no profile for family '$family' (matmul, reduction, sgemm)" >&2

@@ -24,15 +24,16 @@ void stage_fp16_inputs(const Args& args, cudaStream_t stream);
 void launch_cublas_gemmex_fp16_staged(const Args& args, cudaStream_t stream);
 void launch_tiled_missing_second_sync(const Args& args, cudaStream_t stream);
 
-// The SGEMM ladder beyond the seeds (files 20..26): each rung's tile and launcher.
+// The SGEMM ladder beyond the seeds (files 20..27): each rung's tile and launcher.
 extern const TileShape block_tile_1d_tile, block_tile_2d_tile, vectorized_tile, conflict_free_tile, warp_tile_tile,
-    cp_async_pipeline_tile, tuned_tile_bound;
+    cp_async_pipeline_tile, register_prefetch_tile, tuned_tile_bound;
 void launch_block_tile_1d(const Args& args, cudaStream_t stream);
 void launch_block_tile_2d(const Args& args, cudaStream_t stream);
 void launch_vectorized(const Args& args, cudaStream_t stream);
 void launch_conflict_free(const Args& args, cudaStream_t stream);
 void launch_warp_tile(const Args& args, cudaStream_t stream);
 void launch_cp_async_pipeline(const Args& args, cudaStream_t stream);
+void launch_register_prefetch(const Args& args, cudaStream_t stream);
 void launch_tuned(const Args& args, cudaStream_t stream);
 
 inline constexpr int bounds_tile = 16;  // seed 001's TILE_SIZE

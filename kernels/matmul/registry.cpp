@@ -138,8 +138,13 @@ const std::vector<Variant>& table() {
          "stages are computed, one barrier per 16-deep tile: load latency hidden behind FMAs.",
          Role::teaching, {}},
         whole_tiles<cp_async_pipeline_tile>, launch_cp_async_pipeline}},
+      {{{"matmul", "register_prefetch", seed003, "-",
+         "Beyond the seeds: A transposed in shared memory by 4-byte cp.async copies and each step's "
+         "operands double-buffered in registers, loaded while the previous step's FMAs run.",
+         Role::teaching, {}},
+        whole_tiles<register_prefetch_tile>, launch_register_prefetch}},
       {{{"matmul", "tuned", seed003, "-",
-         "Beyond the seeds: rung 25's kernel with tile, warp tile, columns per lane and stages as "
+         "Beyond the seeds: rung 26's kernel with block tile, warp tile, depth and stages as "
          "template arguments; `kernel-lab tune matmul.tuned` picks the fastest per GPU model into "
          "sgemm_tuning.conf, which this rung follows.",
          Role::teaching, {}},

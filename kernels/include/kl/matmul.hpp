@@ -101,7 +101,7 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, std:
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, const std::vector<Expected>& expected,
                     std::vector<float>* out = nullptr);
 
-// matmul.tuned (kernels/matmul/26_tuned.cu): the candidate configurations of the pipelined SGEMM
+// matmul.tuned (kernels/matmul/27_tuned.cu): the candidate configurations of the register-prefetch SGEMM
 // kernel, the one it runs (the compiled-in tuning file sgemm_tuning.conf names one per GPU
 // model), and, for `kernel-lab tune`, a process-wide choice of another ("" returns to the file's).
 // Unknown names throw std::invalid_argument.

@@ -1,0 +1,226 @@
+// The kernel of rungs 26 (register prefetch) and 27 (its tuned configurations). Rung 25 left a
+// quarter of the issue slots empty: its A fragment (8 rows x 4 k as float4, 32 registers) left no
+// room under the 128-register cap to load step k+1's operands while step k's FMAs run, so every
+// step began by waiting on shared memory, and every tile on a barrier with nothing in flight.
+// Here A is stored transposed in shared memory (As[k][m], written by 4-byte cp.async copies, so
+// the transpose costs no registers), which shrinks a step's operands to 8 + 8 floats, and the
+// operands are double-buffered in registers: step k+1's are loaded while step k's 64 FMAs run,
+// and the next tile's first step is loaded across the tile's single barrier.
+#pragma once
+
+#include "sgemm_vector_access.cuh"
+#include "sgemm_whole_tiles.hpp"
+
+#include "kl/check.hpp"
+
+#include <cstddef>
+
+namespace kl::matmul::prefetched {
+
+// The order in which a step's 8 x TN FMAs are written. The sum is the same (every accumulator
+// gets one FMA per k, in k order), but ptxas assigns registers and operand-reuse flags following
+// it, and the register-bank conflicts among the three FMA sources that result differ: ncu shows
+// them as dispatch stalls. No order wins for every tile shape, so it is a tuning parameter.
+enum class FmaOrder {
+  rows,    // for each row r, every column c: consecutive FMAs share A(r)
+  cols,    // for each column c, every row r: consecutive FMAs share B(c)
+  snake,   // rows, every other row walked backwards: the row change shares B(c) too
+};
+
+// A lane computes 8 x TN results: rows in 2 groups of 4 (WM/2 apart), columns in TN/4 groups of
+// 4 (4 * lanes_n apart), so a quarter-warp's B loads are contiguous and its A loads one broadcast.
+// GROUP > 0 rasterises the blocks: consecutive blocks walk down GROUP block rows before moving
+// right, so the blocks resident together share A rows and B columns in L2 (0: launch order).
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int TN_ = 8, FmaOrder ORDER_ = FmaOrder::rows,
+          int GROUP_ = 0>
+struct Config {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, TN = TN_;
+  static constexpr FmaOrder ORDER = ORDER_;
+  static constexpr int GROUP = GROUP_;
+  static constexpr int lanes_n = WN / TN, lanes_m = WM / 8;  // lanes of a warp
+  static constexpr int groups_n = TN / 4, group_step = 4 * lanes_n;
+  static constexpr int threads = (BM / WM) * (BN / WN) * 32;
+  // Blocks per SM the register budget must allow: 16 warps for 8x8 lanes, 8 for wider ones
+  // (their 8 x 16 accumulators and two operand sets need more than 128 registers).
+  static constexpr int min_blocks = TN == 8 ? 512 / threads : 256 / threads;
+  // As[k][m] rows padded by 4 floats: the copies of a warp (4 rows x 8 k of A) land in 32
+  // different banks, and every row still starts 16-byte aligned for the float4 reads.
+  static constexpr int AsRow = BM + 4;
+  static constexpr int stage_floats = BK * AsRow + BK * BN;
+  static constexpr std::size_t shared_bytes = std::size_t{STAGES} * stage_floats * sizeof(float);
+  static constexpr int a_copies = BM * BK / threads;      // 4-byte copies of A per thread per tile
+  static constexpr int b_copies = BK * BN / 4 / threads;  // 16-byte copies of B per thread per tile
+  static_assert(lanes_m * lanes_n == 32, "a warp's lanes tile its warp tile");
+  static_assert(BM % WM == 0 && BN % WN == 0 && WM % 8 == 0 && WN % TN == 0, "warp tiles tile the block tile");
+  static_assert(TN % 4 == 0 && min_blocks >= 1, "whole float4 column groups, a block fits an SM");
+  static_assert(BK % 2 == 0, "the register double buffer alternates within a tile");
+  static_assert(threads % BK == 0 && a_copies * threads == BM * BK, "whole rows of A copies per pass");
+  static_assert(threads % (BN / 4) == 0 && b_copies * threads * 4 == BK * BN, "whole rows of B copies per pass");
+  static_assert(STAGES >= 2, "a pipeline needs two stages at least");
+  static_assert(GROUP >= 0, "a rasterisation group is a number of block rows");
+};
+
+__device__ inline void copy4_async(float* shared, const float* global) {
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(address), "l"(global));
+}
+// 16 bytes global -> shared without passing through registers (.cg: cache in L2 only).
+__device__ inline void copy16_async(float* shared, const float* global) {
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(global));
+}
+__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
+// Waits until at most `pending` committed groups are still in flight.
+template <int pending>
+__device__ inline void wait_copies() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
+}
+
+// Where one thread's copies of a tile come from and go to; the sources advance a tile at a time.
+template <class Cfg>
+struct CopyPlan {
+  const float* a;  // A(row, k0 + col) of this thread's first copy; later ones are a_step rows down
+  const float* b;  // B(k0 + row, col) of its first copy; later ones are b_step rows down
+  std::ptrdiff_t a_step, b_step, b_advance;
+  int a_dst, b_dst;  // offsets in a stage of the first copy's destination
+
+  __device__ CopyPlan(const float* A, const float* B, int N, int K) {
+    const int a_row = threadIdx.x / Cfg::BK, a_col = threadIdx.x % Cfg::BK;  // 8 k of a row per 8 lanes
+    const int b_row = threadIdx.x / (Cfg::BN / 4), b_col = threadIdx.x % (Cfg::BN / 4) * 4;
+    a = A + std::ptrdiff_t{a_row} * K + a_col;
+    b = B + std::ptrdiff_t{b_row} * N + b_col;
+    a_step = std::ptrdiff_t{Cfg::threads / Cfg::BK} * K;
+    b_step = std::ptrdiff_t{Cfg::threads / (Cfg::BN / 4)} * N;
+    b_advance = std::ptrdiff_t{Cfg::BK} * N;
+    a_dst = a_col * Cfg::AsRow + a_row;  // transposed: As[k][m]
+    b_dst = Cfg::BK * Cfg::AsRow + b_row * Cfg::BN + b_col;
+  }
+
+  // Issues this thread's copies of the next tile into `stage` and moves on to the tile after it.
+  __device__ void issue(float* stage) {
+#pragma unroll
+    for (int j = 0; j < Cfg::a_copies; ++j) copy4_async(stage + a_dst + j * (Cfg::threads / Cfg::BK), a + j * a_step);
+#pragma unroll
+    for (int j = 0; j < Cfg::b_copies; ++j)
+      copy16_async(stage + b_dst + j * (Cfg::threads / (Cfg::BN / 4)) * Cfg::BN, b + j * b_step);
+    a += Cfg::BK;
+    b += b_advance;
+  }
+};
+
+// One step's operands: A(rows of this lane, k) and B(k, columns of this lane).
+template <class Cfg>
+struct Fragment {
+  float a[8], b[Cfg::TN];
+};
+
+__device__ inline void unpack4(float* to, float4 v) { to[0] = v.x, to[1] = v.y, to[2] = v.z, to[3] = v.w; }
+
+template <class Cfg>
+__device__ inline void load_fragment(Fragment<Cfg>& f, const float* stage, int k, int row0, int col0) {
+  const float* As = stage + k * Cfg::AsRow;
+  const float* Bs = stage + Cfg::BK * Cfg::AsRow + k * Cfg::BN;
+  unpack4(f.a, load4(As + row0));
+  unpack4(f.a + 4, load4(As + row0 + Cfg::WM / 2));
+#pragma unroll
+  for (int g = 0; g < Cfg::groups_n; ++g) unpack4(f.b + 4 * g, load4(Bs + col0 + g * Cfg::group_step));
+}
+
+// acc += a (x) b, the step's outer product, in the order Cfg::ORDER names.
+template <class Cfg>
+__device__ inline void outer_product(float (&acc)[8][Cfg::TN], const Fragment<Cfg>& f) {
+#pragma unroll
+  for (int i = 0; i < 8 * Cfg::TN; ++i) {
+    int r = i / Cfg::TN, c = i % Cfg::TN;
+    if constexpr (Cfg::ORDER == FmaOrder::cols) r = i % 8, c = i / 8;
+    if constexpr (Cfg::ORDER == FmaOrder::snake) c = r % 2 ? Cfg::TN - 1 - c : c;
+    acc[r][c] += f.a[r] * f.b[c];
+  }
+}
+
+// The block row and column of C this block computes (see Config::GROUP).
+template <class Cfg>
+__device__ inline int2 block_coords() {
+  if constexpr (Cfg::GROUP == 0) {
+    return make_int2(blockIdx.x, blockIdx.y);
+  } else {
+    const int linear = blockIdx.y * gridDim.x + blockIdx.x, per_group = Cfg::GROUP * gridDim.x;
+    const int first_row = linear / per_group * Cfg::GROUP;
+    const int rows = min(Cfg::GROUP, static_cast<int>(gridDim.y) - first_row);  // the last group may be short
+    return make_int2(linear % per_group / rows, first_row + linear % per_group % rows);
+  }
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
+    sgemm_prefetched(int M, int N, int K, const float* A, const float* B, float* C) {
+  extern __shared__ __align__(16) float smem[];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warpRow = warp / (Cfg::BN / Cfg::WN), warpCol = warp % (Cfg::BN / Cfg::WN);
+  const int row0 = warpRow * Cfg::WM + (lane / Cfg::lanes_n) * 4;  // rows row0+{0..3}, +WM/2
+  const int col0 = warpCol * Cfg::WN + (lane % Cfg::lanes_n) * 4;  // columns col0+{0..3} + g*group_step
+  const int2 block = block_coords<Cfg>();
+  A += std::ptrdiff_t{block.y} * Cfg::BM * K;
+  B += block.x * Cfg::BN;
+  C += std::ptrdiff_t{block.y} * Cfg::BM * N + block.x * Cfg::BN;
+  const int tiles = K / Cfg::BK;
+  CopyPlan<Cfg> copies(A, B, N, K);
+
+  // Prologue: tiles 0..STAGES-2 in flight, one commit group each (empty past the end, so that
+  // wait_copies<STAGES-2> below always means "the tile after the current one has landed").
+#pragma unroll
+  for (int s = 0; s < Cfg::STAGES - 1; ++s) {
+    if (s < tiles) copies.issue(smem + s * Cfg::stage_floats);
+    commit_copies();
+  }
+  wait_copies<Cfg::STAGES - 2>();
+  __syncthreads();
+
+  Fragment<Cfg> frag[2];
+  load_fragment<Cfg>(frag[0], smem, 0, row0, col0);
+  float acc[8][Cfg::TN] = {};
+  for (int t = 0; t < tiles; ++t) {
+    // The slot of tile t-1 is free: every thread passed the barrier that followed its last read.
+    const int next = t + Cfg::STAGES - 1;
+    if (next < tiles) copies.issue(smem + (next % Cfg::STAGES) * Cfg::stage_floats);
+    commit_copies();
+    const float* stage = smem + (t % Cfg::STAGES) * Cfg::stage_floats;
+#pragma unroll
+    for (int k = 0; k < Cfg::BK; ++k) {
+      if (k < Cfg::BK - 1) {
+        load_fragment<Cfg>(frag[(k + 1) % 2], stage, k + 1, row0, col0);
+      } else {
+        wait_copies<Cfg::STAGES - 2>();  // tile t+1 has landed (this thread's copies)...
+        __syncthreads();                 // ...everyone's, and every read of tile t is done
+        if (t + 1 < tiles)
+          load_fragment<Cfg>(frag[0], smem + ((t + 1) % Cfg::STAGES) * Cfg::stage_floats, 0, row0, col0);
+      }
+      outer_product<Cfg>(acc, frag[k % 2]);
+    }
+  }
+  wait_copies<0>();  // nothing may be left in flight when the block exits
+
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    float* row = &C[std::ptrdiff_t{row0 + (r / 4) * (Cfg::WM / 2) + r % 4} * N];
+#pragma unroll
+    for (int g = 0; g < Cfg::groups_n; ++g)
+      store4(&row[col0 + g * Cfg::group_step],
+             make_float4(acc[r][4 * g], acc[r][4 * g + 1], acc[r][4 * g + 2], acc[r][4 * g + 3]));
+  }
+}
+
+template <class Cfg>
+void launch(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream) {
+  // Above 48 KB a kernel must opt in to its dynamic shared memory; setting it every time is cheap.
+  KL_CUDA_CHECK(cudaFuncSetAttribute(sgemm_prefetched<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(Cfg::shared_bytes)));
+  sgemm_prefetched<Cfg><<<dim3(n / Cfg::BN, m / Cfg::BM), Cfg::threads, Cfg::shared_bytes, stream>>>(m, n, k, a, b, c);
+}
+
+template <class Cfg>
+constexpr TileShape tile_of() {
+  return {Cfg::BM, Cfg::BN, Cfg::BK};
+}
+
+}  // namespace kl::matmul::prefetched
