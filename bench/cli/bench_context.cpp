@@ -135,7 +135,8 @@ TimingSummary Bench::validated_timing(const BenchCase& c, const std::function<vo
   };
   const double pilot_ms = timed_run();  // elapsed_ms waited for the stop event: the output is final
   require_ok(validate(), c, "of the pilot run");
-  const int reps = bench::repetitions_for(pilot_ms, policy_);
+  int reps = bench::repetitions_for(pilot_ms, policy_);
+  if (c.max_reps > 0 && policy_.fixed == 0 && reps > c.max_reps) reps = c.max_reps;
   const int warm_runs = rewarm_runs(pilot_ms);
   auto rewarmed_timed_run = [&] {
     for (int i = 0; i < warm_runs; ++i) {
@@ -223,6 +224,7 @@ bench::Result throughput_result(const BenchCase& c, const std::string& shape, co
   r.family = c.family;
   r.variant = c.variant;
   r.dtype = c.dtype;
+  r.sweep = c.sweep;
   r.shape = shape;
   r.metric = metric;
   const double scale = metric == "GB/s" ? 1e9 : 1e12;

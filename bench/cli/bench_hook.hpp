@@ -3,7 +3,8 @@
 // Adding a family to `kernel-lab bench` is one hook file (bench_<family>.cpp) and one line in
 // bench_hooks.cpp. A hook has two functions:
 //   cases()    every case the family benches, read from its registry alone (no GPU): one per
-//              variant (and per dtype where the family has several). Planted variants and host
+//              variant (and per dtype where the family has several, per swept shape where it
+//              sweeps shapes). Planted variants and host
 //              references come back with a skip_reason and are never measured.
 //   measure()  one case at the bench size: build (or reuse) the inputs, then
 //              Bench::validated_timing (validate, time with L2 flushed, validate the output of
@@ -43,7 +44,11 @@ struct BenchCase {
   std::string variant;
   std::string dtype;        // "" unless the family benches several dtypes
   std::string skip_reason;  // non-empty: listed as not benchmarked, never measured
-  std::string key() const { return family + "." + variant + (dtype.empty() ? "" : "." + dtype); }
+  std::string sweep;        // "" at the family's bench size, else a swept shape: "m1024_n8192_k4096"
+  int max_reps = 0;         // > 0: at most this many timed runs, unless --reps says otherwise
+  std::string key() const {
+    return family + "." + variant + (dtype.empty() ? "" : "." + dtype) + (sweep.empty() ? "" : "." + sweep);
+  }
 };
 
 class Bench;

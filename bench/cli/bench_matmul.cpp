@@ -1,5 +1,5 @@
-// Bench hooks of matmul (TFLOPS at 4096^3 against cuBLAS SGEMM measured here; GemmEx FP16
-// against the tensor-core roof) and imatmul (int32 TOPS at n = 4096 against the issue bound).
+// Bench hooks of matmul (TFLOPS at 4096^3 against cuBLAS SGEMM measured here, and the SGEMM
+// ladder over a sweep of shapes against cuBLAS on each; GemmEx FP16 against the tensor-core roof) and imatmul (int32 TOPS at n = 4096 against the issue bound).
 // Outputs are checked on 16 whole rows and 16 whole columns of C (the full double oracle of a
 // 4096^3 product would take minutes on the host), and all of C is scanned for unwritten
 // elements. Every timed run's C is compared with the last one that passed, byte for byte, and
@@ -7,7 +7,10 @@
 #include "bench_hook.hpp"
 #include "sampled_product.hpp"
 
+#include "core/sgemm_ladder.hpp"
 #include "kl/matmul.hpp"
+
+#include <stdexcept>
 
 namespace kl::cli {
 namespace {
@@ -23,13 +26,14 @@ std::string cube_text(std::int64_t n, const char* precision) {
 
 struct MatmulInputs {
   bool ready = false;
-  matmul::Shape shape{bench_n, bench_n, bench_n, false};
+  matmul::Shape shape;
   matmul::Inputs host;
   DeviceBuffer<float> a, b, c;
   std::map<matmul::InputPrecision, std::vector<ExpectedElement>> expected;
 
-  void build() {
+  void build(const matmul::Shape& s) {
     if (ready) return;
+    shape = s;
     host = matmul::make_inputs(shape, matmul::Data::random, bench_seed);
     a = DeviceBuffer<float>(std::span<const float>(host.a));
     b = DeviceBuffer<float>(std::span<const float>(host.b));
@@ -51,14 +55,42 @@ struct MatmulInputs {
   }
 };
 
+// The shape a case multiplies: 4096^3, or the swept shape its tag names.
+matmul::Shape shape_of(const BenchCase& c) {
+  if (c.sweep.empty()) return {bench_n, bench_n, bench_n, false};
+  for (const bench::SweepShape& s : bench::sgemm_sweep_shapes())
+    if (s.tag() == c.sweep) return {s.m, s.n, s.k, false};
+  throw std::logic_error("matmul bench: unknown swept shape " + c.sweep);
+}
+
+std::string shape_text(const matmul::Shape& s, const char* precision) {
+  if (s.m == s.n && s.n == s.k) return cube_text(s.m, precision);
+  return "m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k) + " " + precision;
+}
+
 }  // namespace
 
-std::vector<BenchCase> matmul_bench_cases() { return cases_of<matmul::Variant>("matmul", matmul::variants()); }
+// Every variant at 4096^3; then, for each swept shape, cuBLAS (that shape's ceiling) and every rung
+// of the SGEMM ladder beyond the seeds (sgemm_ladder() after its base, the seeds' tiled_32). A
+// swept case times 10 runs, not up to 50: these kernels repeat within 0.5%, and 54 cases of 50
+// validated runs would add a minute to the perf tier.
+std::vector<BenchCase> matmul_bench_cases() {
+  constexpr int swept_reps = 10;
+  std::vector<BenchCase> cases = cases_of<matmul::Variant>("matmul", matmul::variants());
+  const std::vector<bench::LadderRung>& ladder = bench::sgemm_ladder();
+  for (const bench::SweepShape& s : bench::sgemm_sweep_shapes()) {
+    cases.push_back({"matmul", matmul::variants().front().info.name, "", "", s.tag(), swept_reps});
+    for (std::size_t i = 1; i < ladder.size(); ++i)
+      cases.push_back({"matmul", ladder[i].variant, "", "", s.tag(), swept_reps});
+  }
+  return cases;
+}
 
 bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
   const matmul::Variant& v = matmul::variant(c.variant);
-  MatmulInputs& in = ctx.state<MatmulInputs>("matmul");
-  in.build();
+  const matmul::Shape shape = shape_of(c);
+  MatmulInputs& in = ctx.state<MatmulInputs>(c.sweep.empty() ? "matmul" : "matmul." + c.sweep);
+  in.build(shape);
   const matmul::Args args{in.a.data(), in.b.data(), nullptr, in.c.data(), in.shape};
   // Setup is not the kernel's cost: B transposed (uncoalesced) or A and B in FP16 (GemmEx) are
   // staged once here, and only the kernel is timed.
@@ -70,21 +102,24 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
       output_bytes(in.c));
 
   const bool tensor = v.precision == matmul::InputPrecision::fp16;
-  const double n = static_cast<double>(bench_n);
-  const double flops = 2.0 * n * n * n;
-  const double bytes = 2.0 * n * n * (tensor ? 2.0 : 4.0) + n * n * 4.0;  // A, B read once; C written once
-  bench::Result r = throughput_result(c, cube_text(bench_n, tensor ? "fp16 in, fp32 out" : "fp32"), t, flops,
+  const double m = static_cast<double>(shape.m), n = static_cast<double>(shape.n), k = static_cast<double>(shape.k);
+  const double flops = 2.0 * m * n * k;
+  const double bytes = (m * k + k * n) * (tensor ? 2.0 : 4.0) + m * n * 4.0;  // A, B read once; C written once
+  bench::Result r = throughput_result(c, shape_text(shape, tensor ? "fp16 in, fp32 out" : "fp32"), t, flops,
                                       "TFLOPS", tensor ? bench::Roof::fp16_tensor : bench::Roof::fp32, flops / bytes);
-  const std::string how = "cuBLAS SGEMM " + cube_text(bench_n, "FP32 (no TF32)") + ", median of the bench's timing";
+  // One cuBLAS ceiling per shape: "cublas_sgemm" at 4096^3, "cublas_sgemm_m1024_n1024_k1024" for a swept one.
+  const std::string ceiling = "cublas_sgemm" + (c.sweep.empty() ? "" : "_" + c.sweep);
+  const std::string how = "cuBLAS SGEMM " + shape_text(shape, "FP32 (no TF32)") + ", median of the bench's timing";
   if (v.info.role == Role::reference) {
     use_roof_as_ceiling(r, ctx.roofline());
-    ctx.offer_ceiling("cublas_sgemm", "TFLOPS", how, r.value);
+    ctx.offer_ceiling(ceiling, "TFLOPS", how, r.value);
   } else if (tensor) {
     use_roof_as_ceiling(r, ctx.roofline());  // no FP16 library ceiling beyond GemmEx itself
   } else {
-    r.ceiling = "cublas_sgemm";
-    r.ceiling_value = ctx.ceiling("cublas_sgemm", "TFLOPS", how, [&] {
-      const bench::Result ref = matmul_bench_measure({"matmul", matmul::variants().front().info.name, "", ""}, ctx);
+    r.ceiling = ceiling;
+    r.ceiling_value = ctx.ceiling(ceiling, "TFLOPS", how, [&] {
+      const bench::Result ref =
+          matmul_bench_measure({"matmul", matmul::variants().front().info.name, "", "", c.sweep, c.max_reps}, ctx);
       bench::check_against_roofline(ref, ctx.roofline());  // a ceiling must be physical too
       return ref.value;
     });

@@ -37,9 +37,9 @@ class LineParser {
   }
 
   void require_key(const std::string& key) const {
-    static const std::regex shape(R"([a-z0-9_]+\.[a-z0-9_]+(\.[a-z0-9_]+)?)");
+    static const std::regex shape(R"([a-z0-9_]+\.[a-z0-9_]+(\.[a-z0-9_]+){0,2})");
     if (!std::regex_match(key, shape))
-      fail("'" + key + "' is not a result key (family.variant or family.variant.dtype)");
+      fail("'" + key + "' is not a result key (family.variant[.dtype][.sweep], e.g. matmul.tuned.m1024_n1024_k1024)");
   }
 
   // A number > 0, or `off` (returns -1).

@@ -11,7 +11,7 @@
 //   min_ratio KEY >= T              KEY's ratio to its ceiling must be at least T
 //   order KEY_A >= K x KEY_B        KEY_A's value must be at least K times KEY_B's
 //   T or K may be `off`: that gate is dropped for the section's GPUs.
-//   `#` starts a comment; KEY is family.variant[.dtype], as in the bench's results.
+//   `#` starts a comment; KEY is family.variant[.dtype][.sweep], as in the bench's results.
 #pragma once
 
 #include "result.hpp"

@@ -1,6 +1,7 @@
 #include "lessons.hpp"
 
 #include "format.hpp"
+#include "sgemm_ladder.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -31,6 +32,50 @@ std::string figure(const SeedClaim& c, double v) {
 }
 
 std::string gate_text(const Gate& g) { return "`" + g.name() + "`: " + g.rule(); }
+
+std::string ratio_cell(const Result* r) { return r && r->ceiling_value > 0 ? sig3(r->ratio()) + "x" : "-"; }
+
+// The SGEMM ladder beyond the seeds at 4096^3, rung by rung, then over the swept shapes.
+void ladder_section(std::ostream& o, const std::vector<Result>& results, const Roofline& roofline) {
+  const std::vector<LadderRung>& ladder = sgemm_ladder();
+  const Result* cublas = find(results, "matmul.cublas_sgemm");
+  if (!cublas) return;  // matmul was not benched in this run
+  o << "\n## Beyond the seeds: the SGEMM ladder\n\n"
+    << "Seed 003 sets out for \"a SGEMM kernel that achieves 50% of theoretical GPU FLOPS\" and promises a part 2; "
+       "the lab climbs on from its last rung (tiled_32) on the FP32 lanes alone (no tensor cores, no TF32), one "
+       "technique per rung (kernels/matmul/20_*.cu .. 27_tuned.cu, notes in docs/SGEMM_LADDER.md). m = n = k = 4096; "
+       "x cuBLAS is the ratio to cuBLAS SGEMM timed in the same run ("
+    << sig3(cublas->value) << " TFLOPS, " << sig3(100 * cublas->value / roofline.fp32_tflops)
+    << "% of the FP32 peak). The last column is what Nsight Compute showed explains the rung's gain "
+       "(`cmake --build --preset gpu --target profile-sgemm`).\n\n"
+    << "| rung | TFLOPS | x cuBLAS | % of FP32 peak | over the rung before | what ncu shows |\n|---|---|---|---|---|---|\n";
+  const Result* before = nullptr;
+  for (const LadderRung& rung : ladder) {
+    const Result* r = find(results, "matmul." + rung.variant);
+    o << "| `" << rung.variant << "` | " << (r ? sig3(r->value) : "-") << " | " << ratio_cell(r) << " | "
+      << (r ? sig3(100 * r->value / roofline.fp32_tflops) + "%" : "-") << " | "
+      << (r && before && before->value > 0 ? sig3(r->value / before->value) + "x" : "-") << " | " << rung.profile
+      << " |\n";
+    before = r;
+  }
+  o << "\nOver the swept shapes, each rung's ratio to cuBLAS SGEMM timed on the same shape in the same run:\n\n"
+    << "| rung | m=n=k=4096";
+  for (const SweepShape& s : sgemm_sweep_shapes()) o << " | " << s.text();
+  o << " |\n|---|---";
+  for (std::size_t i = 0; i < sgemm_sweep_shapes().size(); ++i) o << "|---";
+  o << "|\n| cuBLAS SGEMM, TFLOPS | " << sig3(cublas->value);
+  for (const SweepShape& s : sgemm_sweep_shapes()) {
+    const Result* r = find(results, "matmul.cublas_sgemm." + s.tag());
+    o << " | " << (r ? sig3(r->value) : "-");
+  }
+  o << " |\n";
+  for (std::size_t i = 1; i < ladder.size(); ++i) {
+    o << "| `" << ladder[i].variant << "` | " << ratio_cell(find(results, "matmul." + ladder[i].variant));
+    for (const SweepShape& s : sgemm_sweep_shapes())
+      o << " | " << ratio_cell(find(results, "matmul." + ladder[i].variant + "." + s.tag()));
+    o << " |\n";
+  }
+}
 
 }  // namespace
 
@@ -93,6 +138,7 @@ std::string lessons_markdown(const std::vector<SeedClaim>& claims, const std::ve
       o << "- Seed " << v.claim->seed << ", \"" << v.claim->lesson << "\": " << v.finding << "."
         << (v.gate ? " Gated as it is here: " + gate_text(*v.gate) + "." : "") << "\n";
   }
+  ladder_section(o, results, roofline);
   return o.str();
 }
 

@@ -12,6 +12,7 @@ std::string kind_name(GateKind kind) { return kind == GateKind::min_ratio ? "min
 void json_result(std::ostream& o, const Result& r, const Roofline& roofline) {
   o << "    {\"family\": " << json_string(r.family) << ", \"variant\": " << json_string(r.variant)
     << ", \"key\": " << json_string(r.key()) << ", \"dtype\": " << json_string(r.dtype)
+    << ", \"sweep\": " << json_string(r.sweep)
     << ", \"shape\": " << json_string(r.shape) << ", \"metric\": " << json_string(r.metric)
     << ", \"value\": " << json_number(r.value) << ", \"median_ms\": " << json_number(r.median_ms)
     << ", \"min_ms\": " << json_number(r.min_ms) << ", \"max_ms\": " << json_number(r.max_ms)

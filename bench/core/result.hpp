@@ -19,6 +19,7 @@ struct Result {
   std::string family;
   std::string variant;  // the registry name
   std::string dtype;    // "" unless the family benches one variant on several dtypes
+  std::string sweep;    // "" at the family's bench size, else the swept shape's tag: "m1024_n8192_k4096"
   std::string shape;    // what was run, for people: "m=4096 n=4096 k=4096"
   std::string metric;   // "TFLOPS", "TOPS" or "GB/s"
   double value = 0;     // achieved, in `metric`
@@ -33,8 +34,10 @@ struct Result {
   double intensity = 0;
   Roof roof = Roof::dram_bandwidth;
 
-  // Unique in a run, and what gates, TSV lines and LESSONS name: family.variant[.dtype].
-  std::string key() const { return family + "." + variant + (dtype.empty() ? "" : "." + dtype); }
+  // Unique in a run, and what gates, TSV lines and LESSONS name: family.variant[.dtype][.sweep].
+  std::string key() const {
+    return family + "." + variant + (dtype.empty() ? "" : "." + dtype) + (sweep.empty() ? "" : "." + sweep);
+  }
   double ratio() const { return ceiling_value > 0 ? value / ceiling_value : 0; }
 };
 

@@ -212,3 +212,42 @@ TEST(BenchLessons, HoldsDiffersGatedAndGeneratedHeader) {
   EXPECT_NE(md.find("\"tile 16 beats tile 32 through occupancy\": matmul.tiled_16 runs at 0.908x"), std::string::npos)
       << md;
 }
+
+// The SGEMM ladder section: each rung at 4096^3 with its ratio to cuBLAS, its share of the FP32
+// peak and its factor over the rung before, then the swept shapes' ratios from their own keys.
+TEST(BenchLessons, SgemmLadderTableFromTheRunsResults) {
+  const kl::bench::Roofline roofline = kl::bench::roofline_of(h100());
+  std::vector<Result> results = {make("matmul", "cublas_sgemm", "", 50, "TFLOPS", "fp32_peak", 66.9, Roof::fp32),
+                                 make("matmul", "tiled_32", "", 10, "TFLOPS", "cublas_sgemm", 50, Roof::fp32),
+                                 make("matmul", "block_tile_1d", "", 20, "TFLOPS", "cublas_sgemm", 50, Roof::fp32)};
+  Result swept = make("matmul", "block_tile_1d", "", 12, "TFLOPS", "cublas_sgemm_m1024_n1024_k1024", 40, Roof::fp32);
+  swept.sweep = "m1024_n1024_k1024";
+  EXPECT_EQ(swept.key(), "matmul.block_tile_1d.m1024_n1024_k1024");
+  results.push_back(swept);
+  const std::string md = kl::bench::lessons_markdown({}, results, roofline, {}, "H100", "sm_90", "x");
+  EXPECT_NE(md.find("## Beyond the seeds: the SGEMM ladder"), std::string::npos) << md;
+  // 20 TFLOPS: 0.4x of cuBLAS's 50, 20 / 66.9 (the H100's FP32 peak) = 29.9%, 2x tiled_32.
+  EXPECT_NE(md.find("| `block_tile_1d` | 20.0 | 0.400x | 29.9% | 2.00x | MIO-throttle"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `tuned` | - | - | - | - |"), std::string::npos) << md;  // not benched in this run
+  EXPECT_NE(md.find("| `block_tile_1d` | 0.400x | 0.300x | -"), std::string::npos) << md;  // 12 / 40 at 1024^3
+  // Without cuBLAS at 4096^3 (matmul not benched) there is no section.
+  results.erase(results.begin());
+  EXPECT_EQ(kl::bench::lessons_markdown({}, results, roofline, {}, "H100", "sm_90", "x").find("SGEMM ladder"),
+            std::string::npos);
+}
+
+// A swept result's key has four parts, and a gate may name it.
+TEST(BenchGates, SweptKeysAreResultKeys) {
+  std::istringstream text("[default]\nmin_ratio matmul.tuned.m8192_n1024_k4096 >= 0.8\n");
+  const auto file = kl::bench::parse_gates(text, "g");
+  ASSERT_EQ(file.gates.size(), 1u);
+  EXPECT_EQ(file.gates[0].a, "matmul.tuned.m8192_n1024_k4096");
+  std::istringstream bad("[default]\nmin_ratio matmul.tuned.a.b.c >= 0.8\n");
+  try {
+    kl::bench::parse_gates(bad, "g");
+    ADD_FAILURE() << "a five-part key was accepted";
+  } catch (const kl::bench::GatesFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a result key (family.variant[.dtype][.sweep]"), std::string::npos)
+        << e.what();
+  }
+}

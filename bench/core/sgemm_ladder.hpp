@@ -1,0 +1,31 @@
+// The SGEMM ladder beyond the seeds (kernels/matmul/20_*.cu .. 27_tuned.cu): its rungs in
+// climbing order and the shapes it is swept over. One list for the bench (which sweeps these
+// rungs over these shapes) and docs/LESSONS.md (which tabulates them). Host-only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kl::bench {
+
+struct LadderRung {
+  std::string variant;  // matmul registry name
+  // What Nsight Compute showed explains the rung's gain over the one before (profile-sgemm,
+  // ncu --clock-control none at 4096^3; figures dated in docs/SGEMM_LADDER.md).
+  std::string profile;
+};
+
+// First the seeds' last rung (tiled_32), which the ladder climbs from, then rungs 20..27.
+const std::vector<LadderRung>& sgemm_ladder();
+
+struct SweepShape {
+  std::int64_t m = 0, n = 0, k = 0;
+  std::string tag() const;  // "m1024_n8192_k4096": the result key's last part
+  std::string text() const;  // "m=1024 n=8192 k=4096"
+};
+
+// The shapes besides the bench's 4096^3 (square 1024..8192, three non-square).
+const std::vector<SweepShape>& sgemm_sweep_shapes();
+
+}  // namespace kl::bench
