@@ -241,8 +241,8 @@ TEST(GeneratorCoverage, TwoDimensionalBlocksDrawEveryEdgeInEveryTier) {
 }
 
 TEST(GeneratorCoverage, MatmulSidesDrawEveryTileEdgeInEveryTier) {
-  const Counts side_claims = {1,  2,  3,  5,  7,   13,  15,  16,  17,  31,  32,  33,  61, 63,
-                              64, 65, 97, 127, 128, 129, 251, 255, 256, 257, 509, 511, 512};
+  const Counts side_claims = {1,  2,  3,  5,  7,  8,   9,   13,  15,  16,  17,  31,  32,  33, 61,
+                              63, 64, 65, 97, 127, 128, 129, 251, 255, 256, 257, 509, 511, 512};
   const Counts slow_side_claims = {513, 521, 767, 768, 769, 1023, 1024, 1025, 1031, 1535, 2047, 2048};
   for (const Tier& tier : all_tiers) {
     const std::int64_t limit = tier.small() ? 64 : 512;

@@ -33,13 +33,14 @@ inline rc::Gen<std::int64_t> slow_matmul_side() {
   });
 }
 
-// One side of a matmul shape. Edges (up to max_matmul_side()): 1, 2, 3, 16 +- 1, 32 +- 1,
-// 64 +- 1, 128 +- 1, 256 +- 1, 511, 512 and the primes 5, 7, 13, 61, 97, 251, 509.
+// One side of a matmul shape. Edges (up to max_matmul_side()): 1, 2, 3, 8 +- 1, 16 +- 1, 32 +- 1,
+// 64 +- 1, 128 +- 1, 256 +- 1, 511, 512 and the primes 5, 13, 61, 97, 251, 509 (8, 16, 64 and
+// 128: the SGEMM ladder's tile depths and sides).
 inline rc::Gen<std::int64_t> matmul_side() {
   if (slow_tier() && !sanitizer_small_mode()) return slow_matmul_side();
   const std::int64_t limit = max_matmul_side();
   const std::vector<std::int64_t> edges = edges_within<std::int64_t>(
-      {1, 2, 3, 5, 7, 13, 15, 16, 17, 31, 32, 33, 61, 63, 64, 65, 97, 127, 128, 129, 251, 255, 256, 257, 509, 511, 512},
+      {1, 2, 3, 5, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 61, 63, 64, 65, 97, 127, 128, 129, 251, 255, 256, 257, 509, 511, 512},
       1, limit);
   return rc::gen::weightedOneOf<std::int64_t>({
       {3, edge_of(edges)},
