@@ -2,19 +2,52 @@
 
 #include <cctype>
 #include <charconv>
+#include <optional>
+#include <string_view>
 
 namespace kl::cli {
 
-std::int64_t parse_integer(const std::string& flag, const std::string& text, std::int64_t lo, std::int64_t hi) {
+namespace {
+
+// The whole of `text` as a decimal integer, or nullopt.
+std::optional<std::int64_t> whole_integer(std::string_view text) {
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  if (text.empty() || ec != std::errc() || ptr != end)
-    throw UsageError("--" + flag + " expects an integer in " + range + ", got '" + text + "'");
-  if (value < lo || value > hi)
-    throw UsageError("--" + flag + " must be in " + range + ", got " + text);
+  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
   return value;
+}
+
+// B^E with E >= 0 (the form the README and the reports use: 2^28, 10^9), or nullopt when the
+// text is not of that form; `overflow` is set when the power does not fit in 64 bits.
+std::optional<std::int64_t> power(std::string_view text, bool& overflow) {
+  const auto caret = text.find('^');
+  if (caret == std::string_view::npos) return std::nullopt;
+  const auto base = whole_integer(text.substr(0, caret)), exponent = whole_integer(text.substr(caret + 1));
+  if (!base || !exponent || *exponent < 0) return std::nullopt;
+  std::int64_t value = 1;
+  for (std::int64_t i = 0; i < *exponent; ++i) {
+    if (__builtin_mul_overflow(value, *base, &value)) {
+      overflow = true;
+      return std::nullopt;
+    }
+  }
+  return value;
+}
+
+}  // namespace
+
+std::int64_t parse_integer(const std::string& flag, const std::string& text, std::int64_t lo, std::int64_t hi) {
+  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  bool overflow = false;
+  std::optional<std::int64_t> value = whole_integer(text);
+  if (!value) value = power(text, overflow);
+  if (overflow) throw UsageError("--" + flag + " must be in " + range + ", got " + text + " (beyond 64 bits)");
+  if (!value)
+    throw UsageError("--" + flag + " expects an integer in " + range + " (digits, or B^E such as 2^28), got '" +
+                     text + "'");
+  if (*value < lo || *value > hi) throw UsageError("--" + flag + " must be in " + range + ", got " + text);
+  return *value;
 }
 
 Dim2 parse_dim2(const std::string& flag, const std::string& text) {
@@ -73,6 +106,10 @@ ParsedArgs parse(const std::vector<std::string>& argv, const std::vector<Command
     if (arg == "--" && spec->passthrough) {
       out.passthrough.assign(argv.begin() + static_cast<std::ptrdiff_t>(i) + 1, argv.end());
       break;
+    }
+    if (arg == "--help" || arg == "-h") {  // whatever else the line holds, it asks for usage
+      out.help = true;
+      return out;
     }
     if (arg.rfind("--", 0) == 0 && arg.size() > 2) {
       std::string flag = arg.substr(2);

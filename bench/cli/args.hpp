@@ -47,6 +47,7 @@ struct ParsedArgs {
   std::map<std::string, std::string> values;  // flag name without dashes -> text
   std::set<std::string> switches;
   std::vector<std::string> passthrough;
+  bool help = false;  // --help or -h was given: print the command's usage, run nothing
 
   bool has(const std::string& flag) const { return values.count(flag) || switches.count(flag); }
   // The text of a value flag, or `fallback` when absent.
@@ -62,6 +63,7 @@ struct ParsedArgs {
 // Parses argv (without the program name) against the known commands.
 ParsedArgs parse(const std::vector<std::string>& argv, const std::vector<CommandSpec>& commands);
 
+// Digits, or a power B^E (2^28, 10^9); throws UsageError naming the flag and the range.
 std::int64_t parse_integer(const std::string& flag, const std::string& text, std::int64_t lo, std::int64_t hi);
 Dim2 parse_dim2(const std::string& flag, const std::string& text);
 

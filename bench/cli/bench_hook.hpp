@@ -228,7 +228,7 @@ std::vector<BenchCase> cases_of(const std::string& family, std::span<const V> ta
                                 const std::vector<std::string>& dtypes) {
   std::vector<BenchCase> out;
   for (const std::string& dtype : dtypes.empty() ? std::vector<std::string>{""} : dtypes)
-    for (const V& v : table) out.push_back({family, v.info.name, dtype, skip_reason_of(v.info)});
+    for (const V& v : table) out.push_back({family, v.info.name, dtype, skip_reason_of(v.info), "", 0});
   return out;
 }
 

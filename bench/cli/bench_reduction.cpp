@@ -73,7 +73,7 @@ bench::Result reduction_bench_measure(const BenchCase& c, Bench& ctx) {
     r.ceiling = cub;
     r.ceiling_value = ctx.ceiling(cub, "GB/s", how, [&] {
       const bench::Result ref =
-          reduction_bench_measure({"reduction", reduction::variants().front().info.name, c.dtype, ""}, ctx);
+          reduction_bench_measure({"reduction", reduction::variants().front().info.name, c.dtype, "", "", 0}, ctx);
       bench::check_against_roofline(ref, ctx.roofline());  // a ceiling must be physical too
       return ref.value;
     });

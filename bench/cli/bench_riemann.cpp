@@ -49,7 +49,7 @@ bench::Result riemann_bench_measure(const BenchCase& c, Bench& ctx) {
     ctx.offer_ceiling(ceiling, "Gintervals/s", how, r.value);
   } else {
     r.ceiling_value = ctx.ceiling(ceiling, "Gintervals/s", how,
-                                  [&] { return riemann_bench_measure({"riemann", ceiling_rung, "", ""}, ctx).value; });
+                                  [&] { return riemann_bench_measure({"riemann", ceiling_rung, "", "", "", 0}, ctx).value; });
   }
   return r;
 }

@@ -2,6 +2,7 @@
 
 #include "run_support.hpp"
 #include "sanitizer.hpp"
+#include "version.hpp"
 
 #include "core/format.hpp"
 
@@ -103,7 +104,7 @@ const std::vector<CommandSpec>& command_specs() {
        "check every candidate configuration of the tuned SGEMM rung (bit-exact on a padded shape),\n"
        "time it next to cuBLAS SGEMM, print the table and the winner\n",
        Needs::gpu},
-      {"help", {}, 1, false, "", "this text\n", Needs::host},
+      {"help", {}, 1, false, "[command]", "this text, or one command's part of it\n", Needs::host},
   };
   return specs;
 }
@@ -160,16 +161,43 @@ void print_command(std::ostream& out, const CommandSpec& c) {
 
 }  // namespace
 
+namespace {
+
+constexpr const char* usage_head =
+    "usage: kernel-lab <command> [flags]    (flags: --name VALUE or --name=VALUE; integers as digits or\n"
+    "       B^E such as 2^28; --help or -h after any command prints its part of this text)\n"
+    "       kernel-lab --version\n\n";
+constexpr const char* usage_tail =
+    "\nA command that needs a GPU exits 2 without one (\"no usable CUDA GPU\"); one that needs\n"
+    "compute-sanitizer exits 2 without it (KL_COMPUTE_SANITIZER=/path picks the binary).\n"
+    "exit status: 0 ok; 1 a check failed, CUDA failed, a gate failed or a harness error (a result\n"
+    "faster than the roofline); 2 bad input (flags, gates file), unsupported shape, no GPU or a\n"
+    "missing tool.\n";
+
+}  // namespace
+
 std::string usage() {
   std::ostringstream out;
-  out << "usage: kernel-lab <command> [flags]    (flags: --name VALUE or --name=VALUE)\n\n";
+  out << usage_head;
   for (const CommandSpec& c : command_specs()) print_command(out, c);
-  out << "\nA command that needs a GPU exits 2 without one (\"no usable CUDA GPU\"); one that needs\n"
-         "compute-sanitizer exits 2 without it (KL_COMPUTE_SANITIZER=/path picks the binary).\n"
-         "exit status: 0 ok; 1 a check failed, CUDA failed, a gate failed or a harness error (a result\n"
-         "faster than the roofline); 2 bad input (flags, gates file), unsupported shape, no GPU or a\n"
-         "missing tool.\n";
+  out << usage_tail;
   return out.str();
+}
+
+std::string command_usage(const std::string& command) {
+  for (const CommandSpec& c : command_specs()) {
+    if (c.name != command) continue;
+    std::ostringstream out;
+    out << usage_head;
+    print_command(out, c);
+    out << usage_tail;
+    return out.str();
+  }
+  throw UsageError("unknown command '" + command + "'");
+}
+
+std::string version_line() {
+  return std::string("kernel-lab ") + build_version() + " (commit " + build_commit() + ")";
 }
 
 std::string json_quote(const std::string& text) { return bench::json_string(text); }
@@ -182,8 +210,10 @@ int run_command(const std::vector<std::string>& argv, std::ostream& out, std::os
       (argv.empty() ? err : out) << usage();
       return argv.empty() ? 2 : 0;
     }
+    if (argv[0] == "--version") return out << version_line() << "\n", 0;
     const ParsedArgs args = parse(argv, command_specs());
-    if (args.command == "help") return out << usage(), 0;
+    if (args.help) return out << command_usage(args.command), 0;
+    if (args.command == "help") return out << (args.positionals.empty() ? usage() : command_usage(args.positionals[0])), 0;
     if (args.command == "list") return cmd_list(args, out);
     if (args.command == "info") return cmd_info(args, out);
     if (args.command == "run") return cmd_run(args, out);

@@ -15,6 +15,11 @@ int main(const std::vector<std::string>& argv, std::ostream& out, std::ostream& 
 
 const std::vector<CommandSpec>& command_specs();
 std::string usage();
+// One command's part of usage() (`kernel-lab help run`, `kernel-lab run --help`); throws
+// UsageError for an unknown command.
+std::string command_usage(const std::string& command);
+// "kernel-lab 0.1.0 (commit 1a2b3c4)": the project version and the commit it was built from.
+std::string version_line();
 
 int cmd_list(const ParsedArgs& args, std::ostream& out);
 int cmd_info(const ParsedArgs& args, std::ostream& out);

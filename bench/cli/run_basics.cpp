@@ -46,8 +46,7 @@ int run_basics(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) 
   const std::uint64_t seed = seed_flag(a);
   const int reps = reps_flag(a);
   require_gpu();
-  out << info.id() << ": rows=" << shape.rows << " cols=" << shape.cols << " block=" << shape.block.x << "x"
-      << shape.block.y << " threads=" << shape.threads << " seed=" << seed << std::endl;
+  out << info.id() << ": " << basics::describe(v.kernel, shape) << " seed=" << seed << std::endl;
   const basics::Inputs in = basics::make_inputs(v.kernel, shape, seed);
   const CaseResult r = basics::run_case(v, shape, in);
   // Device printf goes to the C stdout: flush it before our own lines follow.

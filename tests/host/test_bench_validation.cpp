@@ -28,7 +28,7 @@ std::vector<float> written(std::size_t n) {
   return out;
 }
 
-const kl::cli::BenchCase matmul_case{"matmul", "tiled_16", "", ""};
+const kl::cli::BenchCase matmul_case{"matmul", "tiled_16", "", "", "", 0};
 
 }  // namespace
 

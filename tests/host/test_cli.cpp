@@ -4,6 +4,7 @@
 #include "run_support.hpp"
 #include "sanitizer.hpp"
 
+#include "kl/basics.hpp"
 #include "kl/registry.hpp"
 
 #include <gtest/gtest.h>
@@ -342,4 +343,69 @@ TEST(CliExpect, TheRunStatesItsExitStatusLastWhenAsked) {
   EXPECT_EQ(kl::cli::stated_exit_status(refused.err), 2) << refused.err;
   EXPECT_EQ(kl::cli::stated_exit_status(listed.err), 0) << listed.err;
   EXPECT_EQ(kl::cli::stated_exit_status(run({"list"}).err), std::nullopt);  // not asked: not printed
+}
+
+TEST(CliParse, IntegersAsPowers) {
+  EXPECT_EQ(kl::cli::parse_integer("n", "2^28", 0, std::int64_t{1} << 40), 268435456);
+  EXPECT_EQ(kl::cli::parse_integer("n", "10^9", 0, std::int64_t{1} << 40), 1000000000);
+  EXPECT_EQ(kl::cli::parse_integer("n", "2^0", 0, 10), 1);
+  const auto args = kl::cli::parse({"run", "reduction.cub_sum", "--n", "2^28"}, kl::cli::command_specs());
+  EXPECT_EQ(args.integer("n", 0, 0, std::int64_t{1} << 40), 268435456);
+  auto message = [](const std::string& text, std::int64_t hi) {
+    try {
+      kl::cli::parse_integer("n", text, 0, hi);
+    } catch (const kl::cli::UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message("2^20", 1000), "--n must be in [0, 1000], got 2^20");
+  EXPECT_NE(message("2^64", 1000).find("(beyond 64 bits)"), std::string::npos);
+  for (const char* bad : {"2^", "^3", "2^-1", "2^^3", "2 ^3", "2^3x"})
+    EXPECT_NE(message(bad, 1000).find("--n expects an integer in [0, 1000] (digits, or B^E such as 2^28)"),
+              std::string::npos)
+        << bad;
+}
+
+// --help / -h after any command prints that command's usage and runs nothing (exit 0);
+// `help COMMAND` prints the same; --version names the version and the commit.
+TEST(CliHelp, EveryCommandTakesHelp) {
+  for (const kl::cli::CommandSpec& c : kl::cli::command_specs()) {
+    for (const char* flag : {"--help", "-h"}) {
+      const Outcome o = run({c.name, flag});
+      EXPECT_EQ(o.code, 0) << c.name << " " << flag << ": " << o.err;
+      EXPECT_NE(o.out.find("\n  " + c.name), std::string::npos) << c.name << " " << flag << ":\n" << o.out;
+      EXPECT_EQ(o.out, run({"help", c.name}).out) << c.name;
+    }
+  }
+  // Whatever else the line holds: a GPU command with --help neither runs nor needs a GPU.
+  const Outcome o = run({"run", "elementwise.add", "--n", "5", "--help"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("\n  run <family.variant> [flags]"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("\n  bench [flags]"), std::string::npos) << "only run's part:\n" << o.out;
+  expect_usage_error({"help", "nosuch"}, "unknown command 'nosuch'");
+}
+
+TEST(CliHelp, VersionNamesTheCommit) {
+  const Outcome o = run({"--version"});
+  EXPECT_EQ(o.code, 0);
+  EXPECT_TRUE(std::regex_match(o.out, std::regex(R"(kernel-lab \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)\n)")))
+      << o.out;
+}
+
+// `kernel-lab run basics.<variant>` prints the shape as the kernel reads it: hello and the
+// counter take threads per block (once printed as threads=0, the field of the access kernels).
+TEST(CliRun, BasicsShapeLineNamesWhatTheKernelReads) {
+  using kl::basics::Kernel;
+  kl::basics::Shape s;
+  s.cols = 65535;
+  s.block = {1024, 1};
+  EXPECT_EQ(kl::basics::describe(Kernel::counter, s), "blocks=65535 threads=1024 (per block)");
+  s.rows = 8;
+  s.block = {16, 4};
+  EXPECT_EQ(kl::basics::describe(Kernel::matr, s), "rows=8 cols=65535 block=16x4");
+  s.block = {256, 1};
+  s.threads = 512;
+  EXPECT_EQ(kl::basics::describe(Kernel::non_coalesced, s), "n=65535 block=256 threads=512 (in all)");
+  EXPECT_EQ(kl::basics::describe(Kernel::dot3, s), "n=65535 block=256");
 }

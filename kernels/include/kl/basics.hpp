@@ -40,6 +40,11 @@ struct Variant : kl::Variant<Shape, Args> {
 };
 
 std::span<const Variant> variants();
+
+// The shape as the kernel reads it, for `kernel-lab run`'s first line: "blocks=2 threads=4 (per
+// block)" for hello and the counter, "rows=R cols=C block=BXxBY" for the matrices, "n=N block=B"
+// for the 1-D kernels, plus "threads=T (in all)" for the two access kernels.
+std::string describe(Kernel kernel, const Shape& shape);
 inline const Variant& variant(std::string_view name) { return find_variant(variants(), name); }
 
 // Inputs: sum_matr X and Y (ints, Y never 0 so an unwritten X element shows), sh_mem_ex `in`
