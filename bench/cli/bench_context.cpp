@@ -52,7 +52,7 @@ int rewarm_runs(double run_ms) {
 
 // Host memory pinned for the life of this guard. Downloads into pageable memory go through a
 // driver staging copy at a fraction of the link's bandwidth, and the bench downloads every
-// timed run's output (up to 512 MiB, 50 runs a case). If pinning fails, pageable still works.
+// timed run's output (up to 512 MiB, 20 runs a case). If pinning fails, pageable still works.
 class PinnedHostMemory {
  public:
   explicit PinnedHostMemory(std::span<unsigned char> memory) {

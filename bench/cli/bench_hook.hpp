@@ -108,13 +108,13 @@ class Bench {
   // The bench's method for one case. `prepare` runs before every launch, untimed (poison the
   // output, restore an in/out input); `work` is the timed launch; `check` reads the output
   // and compares it with the oracle. Order: prepare, work, check (validate first); a pilot
-  // run that sizes the repetitions (about 200 ms of timed work, 3..50 runs, or --reps); the
+  // run that sizes the repetitions (about 200 ms of timed work, 3..20 runs, or --reps); the
   // timed runs, each after prepare, untimed runs that bring the GPU back to its clocks, and an
   // L2 flush. The pilot and every timed run are validated after their stop event, outside the
   // timing: a kernel that is right once and wrong on a later run (a race, a stale input) fails
   // the bench instead of being timed.
   // `output` (optional) makes validating a run cheap where `check` is not (hundreds of MiB
-  // compared on the host, 50 runs a case): a run whose output is byte-identical to the last
+  // compared on the host, 20 runs a case): a run whose output is byte-identical to the last
   // one `check` passed gets the same verdict without `check`; any other output is checked in
   // full. Without it, `check` runs after every run.
   // Throws std::runtime_error naming the case and the run when a check fails.

@@ -74,7 +74,7 @@ const std::vector<CommandSpec>& command_specs() {
       {"bench",
        {{"family", "F", "only this family"},
         {"variant", "V", "only this variant"},
-        {"reps", "N", "timed runs per case (default: about 200 ms of work, 3..50)"},
+        {"reps", "N", "timed runs per case (default: about 200 ms of work, 3..20)"},
         {"gates", "FILE", "evaluate these gates; exit 1 if one fails after re-measurement"},
         {"json", "FILE", "write the results and gates as JSON"},
         {"markdown", "FILE", "write the roofline-style table"},

@@ -107,10 +107,10 @@ TEST(BenchRoofline, RejectsAResultFasterThanPhysics) {
 
 TEST(BenchRepetitions, AboutTwoHundredMillisecondsWithinBounds) {
   const kl::bench::RepetitionPolicy p;
-  EXPECT_EQ(kl::bench::repetitions_for(0.4, p), 50);    // fast: capped
+  EXPECT_EQ(kl::bench::repetitions_for(0.4, p), 20);    // fast: capped
   EXPECT_EQ(kl::bench::repetitions_for(30, p), 7);      // ceil(200 / 30)
   EXPECT_EQ(kl::bench::repetitions_for(150, p), 3);     // slow: at least 3
-  EXPECT_EQ(kl::bench::repetitions_for(0, p), 50);      // a timer that read 0
+  EXPECT_EQ(kl::bench::repetitions_for(0, p), 20);      // a timer that read 0
   kl::bench::RepetitionPolicy fixed;
   fixed.fixed = 5;
   EXPECT_EQ(kl::bench::repetitions_for(0.4, fixed), 5);  // --reps wins
