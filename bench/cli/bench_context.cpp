@@ -135,8 +135,9 @@ TimingSummary Bench::validated_timing(const BenchCase& c, const std::function<vo
   };
   const double pilot_ms = timed_run();  // elapsed_ms waited for the stop event: the output is final
   require_ok(validate(), c, "of the pilot run");
-  int reps = bench::repetitions_for(pilot_ms, policy_);
-  if (c.max_reps > 0 && policy_.fixed == 0 && reps > c.max_reps) reps = c.max_reps;
+  bench::RepetitionPolicy policy = policy_;  // a case's own cap narrows the bench's; --reps still wins
+  if (c.max_reps > 0) policy.max_reps = std::min(policy.max_reps, c.max_reps);
+  const int reps = bench::repetitions_for(pilot_ms, policy);
   const int warm_runs = rewarm_runs(pilot_ms);
   auto rewarmed_timed_run = [&] {
     for (int i = 0; i < warm_runs; ++i) {

@@ -5,10 +5,8 @@
 // float4, so A still costs 2 loads per k like the transposed layout.
 #pragma once
 
+#include "sgemm_cp_async.cuh"
 #include "sgemm_vector_access.cuh"
-#include "sgemm_whole_tiles.hpp"
-
-#include "kl/check.hpp"
 
 namespace kl::matmul::pipelined {
 
@@ -32,18 +30,6 @@ struct Config {
   static_assert(TN % 4 == 0 && WN % TN == 0, "whole float4 column groups");
 };
 
-// 16 bytes global -> shared without passing through registers (.cg: cache in L2 only).
-__device__ inline void copy16_async(float* shared, const float* global) {
-  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(global));
-}
-__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
-// Waits until at most `pending` committed groups are still in flight.
-template <int pending>
-__device__ inline void wait_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
-}
-
 // Issues the copies of the k-tile starting at column `k0` of A (row k0 of B) into `stage`.
 template <class Cfg>
 __device__ void load_stage(float* stage, const float* A, const float* B, int N, int K, int k0) {
@@ -53,13 +39,13 @@ __device__ void load_stage(float* stage, const float* A, const float* B, int N, 
   for (int j = 0; j < Cfg::BM * Cfg::BK / 4 / Cfg::threads; ++j) {
     const int i = threadIdx.x + j * Cfg::threads;  // consecutive threads, consecutive 16 bytes
     const int row = i / (Cfg::BK / 4), col = (i % (Cfg::BK / 4)) * 4;
-    copy16_async(&As[row * Cfg::AsRow + col], &A[row * K + k0 + col]);
+    cp_async::copy16(&As[row * Cfg::AsRow + col], &A[row * K + k0 + col]);
   }
 #pragma unroll
   for (int j = 0; j < Cfg::BK * Cfg::BN / 4 / Cfg::threads; ++j) {
     const int i = threadIdx.x + j * Cfg::threads;
     const int row = i / (Cfg::BN / 4), col = (i % (Cfg::BN / 4)) * 4;
-    copy16_async(&Bs[row * Cfg::BN + col], &B[(k0 + row) * N + col]);
+    cp_async::copy16(&Bs[row * Cfg::BN + col], &B[(k0 + row) * N + col]);
   }
 }
 
@@ -78,20 +64,20 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks) sgemm_pipelined
   const int tiles = K / Cfg::BK;
 
   // Prologue: the first STAGES-1 tiles in flight (one commit group each, empty past the end, so
-  // the group count per iteration stays fixed and wait_copies<STAGES-2> always means "tile t").
+  // the group count per iteration stays fixed and cp_async::wait<STAGES-2> always means "tile t").
 #pragma unroll
   for (int s = 0; s < Cfg::STAGES - 1; ++s) {
     if (s < tiles) load_stage<Cfg>(smem + s * Cfg::stage_floats, A, B, N, K, s * Cfg::BK);
-    commit_copies();
+    cp_async::commit();
   }
 
   float acc[8][Cfg::TN] = {};
   for (int t = 0; t < tiles; ++t) {
-    wait_copies<Cfg::STAGES - 2>();  // tile t has landed (this thread's copies)...
+    cp_async::wait<Cfg::STAGES - 2>();  // tile t has landed (this thread's copies)...
     __syncthreads();                 // ...everyone's, and everyone is done with tile t-1's slot
     const int next = t + Cfg::STAGES - 1;
     if (next < tiles) load_stage<Cfg>(smem + (next % Cfg::STAGES) * Cfg::stage_floats, A, B, N, K, next * Cfg::BK);
-    commit_copies();
+    cp_async::commit();
 
     const float* As = smem + (t % Cfg::STAGES) * Cfg::stage_floats;
     const float* Bs = As + Cfg::BM * Cfg::AsRow;
@@ -117,7 +103,7 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks) sgemm_pipelined
       }
     }
   }
-  wait_copies<0>();  // nothing may be left in flight when the block exits
+  cp_async::wait<0>();  // nothing may be left in flight when the block exits
 
 #pragma unroll
   for (int r = 0; r < 8; ++r) {
@@ -131,15 +117,9 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks) sgemm_pipelined
 
 template <class Cfg>
 void launch(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream) {
-  // Above 48 KB a kernel must opt in to its dynamic shared memory; setting it every time is cheap.
-  KL_CUDA_CHECK(cudaFuncSetAttribute(sgemm_pipelined<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(Cfg::shared_bytes)));
-  sgemm_pipelined<Cfg><<<dim3(n / Cfg::BN, m / Cfg::BM), Cfg::threads, Cfg::shared_bytes, stream>>>(m, n, k, a, b, c);
+  cp_async::launch<Cfg>(sgemm_pipelined<Cfg>, m, n, k, a, b, c, stream);
 }
 
-template <class Cfg>
-constexpr TileShape tile_of() {
-  return {Cfg::BM, Cfg::BN, Cfg::BK};
-}
+using cp_async::tile_of;
 
 }  // namespace kl::matmul::pipelined

@@ -8,10 +8,8 @@
 // and the next tile's first step is loaded across the tile's single barrier.
 #pragma once
 
+#include "sgemm_cp_async.cuh"
 #include "sgemm_vector_access.cuh"
-#include "sgemm_whole_tiles.hpp"
-
-#include "kl/check.hpp"
 
 #include <cstddef>
 
@@ -60,22 +58,6 @@ struct Config {
   static_assert(GROUP >= 0, "a rasterisation group is a number of block rows");
 };
 
-__device__ inline void copy4_async(float* shared, const float* global) {
-  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(address), "l"(global));
-}
-// 16 bytes global -> shared without passing through registers (.cg: cache in L2 only).
-__device__ inline void copy16_async(float* shared, const float* global) {
-  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(global));
-}
-__device__ inline void commit_copies() { asm volatile("cp.async.commit_group;\n" ::); }
-// Waits until at most `pending` committed groups are still in flight.
-template <int pending>
-__device__ inline void wait_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
-}
-
 // Where one thread's copies of a tile come from and go to; the sources advance a tile at a time.
 template <class Cfg>
 struct CopyPlan {
@@ -99,10 +81,10 @@ struct CopyPlan {
   // Issues this thread's copies of the next tile into `stage` and moves on to the tile after it.
   __device__ void issue(float* stage) {
 #pragma unroll
-    for (int j = 0; j < Cfg::a_copies; ++j) copy4_async(stage + a_dst + j * (Cfg::threads / Cfg::BK), a + j * a_step);
+    for (int j = 0; j < Cfg::a_copies; ++j) cp_async::copy4(stage + a_dst + j * (Cfg::threads / Cfg::BK), a + j * a_step);
 #pragma unroll
     for (int j = 0; j < Cfg::b_copies; ++j)
-      copy16_async(stage + b_dst + j * (Cfg::threads / (Cfg::BN / 4)) * Cfg::BN, b + j * b_step);
+      cp_async::copy16(stage + b_dst + j * (Cfg::threads / (Cfg::BN / 4)) * Cfg::BN, b + j * b_step);
     a += Cfg::BK;
     b += b_advance;
   }
@@ -167,13 +149,13 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   CopyPlan<Cfg> copies(A, B, N, K);
 
   // Prologue: tiles 0..STAGES-2 in flight, one commit group each (empty past the end, so that
-  // wait_copies<STAGES-2> below always means "the tile after the current one has landed").
+  // cp_async::wait<STAGES-2> below always means "the tile after the current one has landed").
 #pragma unroll
   for (int s = 0; s < Cfg::STAGES - 1; ++s) {
     if (s < tiles) copies.issue(smem + s * Cfg::stage_floats);
-    commit_copies();
+    cp_async::commit();
   }
-  wait_copies<Cfg::STAGES - 2>();
+  cp_async::wait<Cfg::STAGES - 2>();
   __syncthreads();
 
   Fragment<Cfg> frag[2];
@@ -183,14 +165,14 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
     // The slot of tile t-1 is free: every thread passed the barrier that followed its last read.
     const int next = t + Cfg::STAGES - 1;
     if (next < tiles) copies.issue(smem + (next % Cfg::STAGES) * Cfg::stage_floats);
-    commit_copies();
+    cp_async::commit();
     const float* stage = smem + (t % Cfg::STAGES) * Cfg::stage_floats;
 #pragma unroll
     for (int k = 0; k < Cfg::BK; ++k) {
       if (k < Cfg::BK - 1) {
         load_fragment<Cfg>(frag[(k + 1) % 2], stage, k + 1, row0, col0);
       } else {
-        wait_copies<Cfg::STAGES - 2>();  // tile t+1 has landed (this thread's copies)...
+        cp_async::wait<Cfg::STAGES - 2>();  // tile t+1 has landed (this thread's copies)...
         __syncthreads();                 // ...everyone's, and every read of tile t is done
         if (t + 1 < tiles)
           load_fragment<Cfg>(frag[0], smem + ((t + 1) % Cfg::STAGES) * Cfg::stage_floats, 0, row0, col0);
@@ -198,7 +180,7 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
       outer_product<Cfg>(acc, frag[k % 2]);
     }
   }
-  wait_copies<0>();  // nothing may be left in flight when the block exits
+  cp_async::wait<0>();  // nothing may be left in flight when the block exits
 
 #pragma unroll
   for (int r = 0; r < 8; ++r) {
@@ -212,15 +194,9 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
 
 template <class Cfg>
 void launch(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream) {
-  // Above 48 KB a kernel must opt in to its dynamic shared memory; setting it every time is cheap.
-  KL_CUDA_CHECK(cudaFuncSetAttribute(sgemm_prefetched<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(Cfg::shared_bytes)));
-  sgemm_prefetched<Cfg><<<dim3(n / Cfg::BN, m / Cfg::BM), Cfg::threads, Cfg::shared_bytes, stream>>>(m, n, k, a, b, c);
+  cp_async::launch<Cfg>(sgemm_prefetched<Cfg>, m, n, k, a, b, c, stream);
 }
 
-template <class Cfg>
-constexpr TileShape tile_of() {
-  return {Cfg::BM, Cfg::BN, Cfg::BK};
-}
+using cp_async::tile_of;
 
 }  // namespace kl::matmul::prefetched

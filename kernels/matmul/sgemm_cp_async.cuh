@@ -1,0 +1,45 @@
+// What the SGEMM ladder's pipelined rungs (25-27) share: cp.async copies global -> shared that
+// bypass registers, their commit groups, and the launch of a kernel whose tiles need more than
+// the default 48 KB of dynamic shared memory.
+#pragma once
+
+#include "sgemm_whole_tiles.hpp"
+
+#include "kl/check.hpp"
+
+namespace kl::matmul::cp_async {
+
+// 4 bytes global -> shared (.ca: the only cache level a 4-byte copy may use).
+__device__ inline void copy4(float* shared, const float* global) {
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(address), "l"(global));
+}
+// 16 bytes global -> shared (.cg: cache in L2 only).
+__device__ inline void copy16(float* shared, const float* global) {
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(global));
+}
+__device__ inline void commit() { asm volatile("cp.async.commit_group;\n" ::); }
+// Waits until at most `pending` committed groups are still in flight.
+template <int pending>
+__device__ inline void wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
+}
+
+// Launches `kernel` over whole BM x BN tiles of C with Cfg::threads threads and
+// Cfg::shared_bytes of dynamic shared memory.
+template <class Cfg>
+void launch(void (*kernel)(int, int, int, const float*, const float*, float*), int m, int n, int k, const float* a,
+            const float* b, float* c, cudaStream_t stream) {
+  // Above 48 KB a kernel must opt in to its dynamic shared memory; setting it every time is cheap.
+  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(Cfg::shared_bytes)));
+  kernel<<<dim3(n / Cfg::BN, m / Cfg::BM), Cfg::threads, Cfg::shared_bytes, stream>>>(m, n, k, a, b, c);
+}
+
+template <class Cfg>
+constexpr TileShape tile_of() {
+  return {Cfg::BM, Cfg::BN, Cfg::BK};
+}
+
+}  // namespace kl::matmul::cp_async
