@@ -349,6 +349,10 @@ TEST(CliParse, IntegersAsPowers) {
   EXPECT_EQ(kl::cli::parse_integer("n", "2^28", 0, std::int64_t{1} << 40), 268435456);
   EXPECT_EQ(kl::cli::parse_integer("n", "10^9", 0, std::int64_t{1} << 40), 1000000000);
   EXPECT_EQ(kl::cli::parse_integer("n", "2^0", 0, 10), 1);
+  // Bases whose powers never overflow answer at once, however large the exponent.
+  EXPECT_EQ(kl::cli::parse_integer("n", "1^9999999999999", 0, 10), 1);
+  EXPECT_EQ(kl::cli::parse_integer("n", "0^9999999999999", 0, 10), 0);
+  EXPECT_EQ(kl::cli::parse_integer("n", "-1^9999999999999", -10, 10), -1);
   const auto args = kl::cli::parse({"run", "reduction.cub_sum", "--n", "2^28"}, kl::cli::command_specs());
   EXPECT_EQ(args.integer("n", 0, 0, std::int64_t{1} << 40), 268435456);
   auto message = [](const std::string& text, std::int64_t hi) {
