@@ -5,9 +5,9 @@
 # Each family's reports land in build/<preset>/perf/<family>.{json,md,tsv}; CI collects them.
 # The ctest preset `host` selects label ^host$ only, so it never runs these; `gpu` runs all.
 
-# The families with a bench hook (bench/cli/bench_hooks.cpp). kl.bench.consistency (host) fails
-# when this list and the hook table disagree.
-set(KL_BENCH_FAMILIES matmul imatmul reduction elementwise basics dispatch riemann)
+# The families declared BENCHED (kl_family in kernels/<f>/CMakeLists.txt). kl.bench.consistency
+# (host) fails when this list and the family objects' bench cases disagree.
+kl_declared_families(KL_BENCH_FAMILIES BENCHED)
 string(REPLACE ";" "\n" _kl_bench_lines "${KL_BENCH_FAMILIES}")
 file(WRITE ${PROJECT_BINARY_DIR}/bench_families.txt "${_kl_bench_lines}\n")
 

@@ -1,5 +1,5 @@
-// Bench: the measuring context every family hook shares (see bench_hook.hpp).
-#include "bench_hook.hpp"
+// Bench: the measuring context every family's bench functions share (see bench_context.hpp).
+#include "bench_context.hpp"
 #include "run_support.hpp"
 
 #include "core/format.hpp"

@@ -1,6 +1,7 @@
 #include "bench_selection.hpp"
 
 #include "args.hpp"
+#include "family.hpp"
 
 #include "kl/registry.hpp"
 
@@ -11,17 +12,16 @@ namespace {
 
 std::string benched_families() {
   std::string names;
-  for (const BenchHook& h : bench_hooks())
-    if (!h.excluded_because) names += (names.empty() ? "" : ", ") + std::string(h.family);
+  for (const Family* f : families())
+    if (f->benchmarked()) names += (names.empty() ? "" : ", ") + f->name;
   return names;
 }
 
-// Families of the catalogue without a line in the hook table (a new family before its hook).
-std::vector<std::string> families_without_hook() {
-  std::vector<std::string> out;
-  for (const VariantInfo* v : catalogue())
-    if (!find_bench_hook(v->family) && (out.empty() || out.back() != v->family)) out.push_back(v->family);
-  return out;
+// Why a family is not measured: its own reason, or that it has no bench cases yet.
+std::string exclusion_of(const Family& f) {
+  if (!f.not_benchmarked.empty()) return f.not_benchmarked;
+  return "no bench cases yet: give its Family bench_cases and bench_measure, or a not_benchmarked reason "
+         "(bench/cli/family.hpp)";
 }
 
 }  // namespace
@@ -36,27 +36,27 @@ BenchSelection select_bench_cases(const std::string& family_flag, const std::str
     variant = variant.substr(dot + 1);
   }
   if (!family.empty()) {
-    const BenchHook* hook = find_bench_hook(family);
-    if (!hook) throw UsageError("unknown family '" + family + "' (benchmarked: " + benched_families() + ")");
-    if (hook->excluded_because)
-      throw UsageError("family '" + family + "' is not benchmarked: " + hook->excluded_because);
+    const auto known = families();
+    const auto it = std::find_if(known.begin(), known.end(), [&](const Family* f) { return f->name == family; });
+    if (it == known.end()) throw UsageError("unknown family '" + family + "' (benchmarked: " + benched_families() + ")");
+    if (!(*it)->benchmarked()) throw UsageError("family '" + family + "' is not benchmarked: " + exclusion_of(**it));
   }
 
   BenchSelection sel;
-  for (const BenchHook& h : bench_hooks()) {
-    if (h.excluded_because) {
-      sel.excluded.push_back({h.family, h.excluded_because});
+  for (const Family* h : families()) {
+    if (!h->benchmarked()) {
+      sel.excluded.push_back({h->name, exclusion_of(*h)});
       continue;
     }
-    if (!family.empty() && family != h.family) continue;
+    if (!family.empty() && family != h->name) continue;
     bool found = variant.empty();
     std::vector<std::string> names;
-    for (const BenchCase& c : h.cases()) {
+    for (const BenchCase& c : h->bench_cases()) {
       const bool wanted = variant.empty() || c.variant == variant;
       if (!c.skip_reason.empty()) {
         if (wanted) {
           if (!variant.empty())
-            throw UsageError(h.family + std::string(".") + variant + " is not benchmarked: " + c.skip_reason);
+            throw UsageError(h->name + "." + variant + " is not benchmarked: " + c.skip_reason);
           sel.excluded.push_back({c.key(), c.skip_reason});
         }
         continue;
@@ -72,10 +72,8 @@ BenchSelection select_bench_cases(const std::string& family_flag, const std::str
       for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
       throw UsageError("unknown variant '" + variant + "' in family '" + family + "' (benchmarked: " + known + ")");
     }
-    if (variant.empty()) sel.complete_families.insert(h.family);
+    if (variant.empty()) sel.complete_families.insert(h->name);
   }
-  for (const std::string& f : families_without_hook())
-    sel.excluded.push_back({f, "no bench hook yet: add one in bench/cli/bench_hooks.cpp (see bench_hook.hpp)"});
   return sel;
 }
 

@@ -2,7 +2,7 @@
 // No GPU needed, so the host tier tests every refusal (exit 2) with its message.
 #pragma once
 
-#include "bench_hook.hpp"
+#include "bench_context.hpp"
 
 #include <optional>
 #include <set>

@@ -1,5 +1,7 @@
 #include "cli.hpp"
 
+#include "family.hpp"
+
 #include "run_support.hpp"
 #include "sanitizer.hpp"
 #include "version.hpp"
@@ -8,6 +10,7 @@
 
 #include "kl/check.hpp"
 
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 
@@ -15,46 +18,21 @@ namespace kl::cli {
 
 namespace {
 
-// The flags of `run`, each with one meaning across the families that take it. A family lists
-// the names it takes in runners.cpp; the help text lives here, in the order help prints them.
-const std::vector<FlagSpec>& run_flag_help() {
-  static const std::vector<FlagSpec> help = {
-      {"m", "M", "matmul: rows of A and C"},
-      {"n", "N", "elements; intervals (riemann); C's columns (matmul), side (imatmul)"},
-      {"k", "K", "matmul: columns of A, rows of B"},
-      {"bias", "0|1", "matmul: 1 adds seed 001's bias row to C (tiled_bounds)"},
-      {"width", "W", "dispatch: cells per row of the grid"},
-      {"height", "H", "dispatch: rows of the grid"},
-      {"rows", "R", "basics' 2-D kernels (matr, sum_matr): rows"},
-      {"cols", "C", "basics' 2-D kernels: columns"},
-      {"block", "B|BXxBY", "threads per block; BXxBY for dispatch and basics' 2-D kernels"},
-      {"blocks", "N", "blocks in the grid (sync; basics.hello and basics.atomic_counter)"},
-      {"threads", "T", "basics: per block (hello, atomic_counter), else threads in all"},
-      {"dtype", "int|float", "reduction: element type (default int)"},
-      {"budget-ms", "MS", "sync: the watchdog's budget before it reports a deadlock"},
-      {"seed", "S", "seed of the input data (default 1)"},
-      {"reps", "R", "timed repetitions (default 20)"},
-  };
-  return help;
-}
-
-// `run` accepts the union of every family's flags (cmd_run then narrows them to the variant's),
-// in run_flag_help's order. A family flag missing there is still accepted, with an empty help
-// line that the host test CliHelp.EveryFlagTheParserAcceptsHasAHelpLine rejects.
+// `run` accepts the union of every family's flags (cmd_run then narrows them to the variant's
+// family). Each flag is listed once, with the help line of the first family that takes it; the
+// per-family lines that print_family_flags adds say what it means for each family.
 std::vector<FlagSpec> run_flags() {
-  std::set<std::string> names;
-  for (const FamilyRunner& r : family_runners()) names.insert(r.flags.begin(), r.flags.end());
   std::vector<FlagSpec> flags;
-  for (const FlagSpec& f : run_flag_help())
-    if (names.erase(f.name)) flags.push_back(f);
-  for (const std::string& undocumented : names) flags.push_back({undocumented, "VALUE", ""});
+  for (const Family* f : families())
+    for (const FlagSpec& flag : f->run_flags)
+      if (std::none_of(flags.begin(), flags.end(), [&](const FlagSpec& g) { return g.name == flag.name; }))
+        flags.push_back(flag);
   return flags;
 }
 
-}  // namespace
-
-const std::vector<CommandSpec>& command_specs() {
-  static const std::vector<CommandSpec> specs = {
+// The commands every program of the harness has; families add their own (family.hpp).
+std::vector<CommandSpec> harness_commands() {
+  return {
       {"list",
        {{"json", "", "JSON instead of the table"}},
        0, false, "",
@@ -64,13 +42,6 @@ const std::vector<CommandSpec>& command_specs() {
        "run once, check against the oracle, print the time; sync prints \"completed\" or \"deadlock\n"
        "detected after X ms: ...\" and exits 0 when that outcome is the predicted one\n",
        Needs::gpu},
-      {"coords",
-       {{"width", "W", "cells per row (default 4)"},
-        {"height", "H", "rows (default 6)"},
-        {"block", "BXxBY", "threads per block (default 2x2)"},
-        {"order", "col,row|row,col", "how each cell is printed (default col,row)"},
-        {"variant", "V", "dispatch variant (default record_thread_coords_guarded)"}},
-       0, false, "", "print the grid of thread coordinates as the seeds do\n", Needs::gpu},
       {"bench",
        {{"family", "F", "only this family"},
         {"variant", "V", "only this variant"},
@@ -94,18 +65,22 @@ const std::vector<CommandSpec>& command_specs() {
        1, false, "<finding>", "check that a planted bug's tool reports it\n", Needs::gpu_and_sanitizer},
       {"repro", {}, 1, false, "<finding>", "run the tool on one planted bug and print its report\n",
        Needs::gpu_and_sanitizer},
-      {"tune",
-       {{"m", "M", "rows of C timed (default 4096)"},
-        {"n", "N", "columns of C timed (default 4096)"},
-        {"k", "K", "depth timed (default 4096)"},
-        {"reps", "N", "timed runs per candidate (default 20)"},
-        {"write", "FILE", "set this GPU's line of the tuning file (kernels/matmul/sgemm_tuning.conf) to the winner"}},
-       1, false, "matmul.tuned",
-       "check every candidate configuration of the tuned SGEMM rung (bit-exact on a padded shape),\n"
-       "time it next to cuBLAS SGEMM, print the table and the winner\n",
-       Needs::gpu},
       {"help", {}, 1, false, "[command]", "this text, or one command's part of it\n", Needs::host},
   };
+}
+
+}  // namespace
+
+const std::vector<CommandSpec>& command_specs() {
+  static const std::vector<CommandSpec> specs = [] {
+    std::vector<CommandSpec> all = harness_commands();
+    const auto help = all.end() - 1;  // help stays last
+    std::vector<CommandSpec> added;
+    for (const Family* f : families())
+      for (const FamilyCommand& c : f->commands) added.push_back(c.spec);
+    all.insert(help, added.begin(), added.end());
+    return all;
+  }();
   return specs;
 }
 
@@ -129,23 +104,24 @@ std::string synopsis(const CommandSpec& c) {
   return c.name + (c.passthrough ? flags + operands : operands + flags);
 }
 
-void print_flag_lines(std::ostream& out, const std::vector<FlagSpec>& flags) {
-  constexpr std::size_t column = 31;
+void print_flag_lines(std::ostream& out, const std::vector<FlagSpec>& flags, const std::string& indent = "      ") {
+  const std::size_t column = 25 + indent.size();
   for (const FlagSpec& f : flags) {
-    const std::string left = "      " + flag_usage(f);
+    const std::string left = indent + flag_usage(f);
     out << left << std::string(left.size() < column ? column - left.size() : 1, ' ') << f.help << "\n";
   }
 }
 
-// run's flags by family, from the same table cmd_run narrows them with.
-void print_family_flags(std::ostream& out, const CommandSpec& run) {
+// run's flags by family, from the same table cmd_run narrows them with: a line naming them,
+// then what each means for that family.
+void print_family_flags(std::ostream& out) {
   out << "      the flags each family takes:\n";
-  for (const FamilyRunner& r : family_runners()) {
-    std::string line = "        " + std::string(r.family) + ":";
+  for (const Family* f : families()) {
+    std::string line = "        " + f->name + ":";
     line += std::string(line.size() < 22 ? 22 - line.size() : 1, ' ');
-    for (const FlagSpec& f : run.flags)
-      if (r.flags.count(f.name)) line += " --" + f.name;
+    for (const FlagSpec& flag : f->run_flags) line += " --" + flag.name;
     out << line << "\n";
+    print_flag_lines(out, f->run_flags, "          ");
   }
 }
 
@@ -155,8 +131,8 @@ void print_command(std::ostream& out, const CommandSpec& c) {
   out << "\n";
   std::istringstream summary(c.summary);
   for (std::string line; std::getline(summary, line);) out << "      " << line << "\n";
-  print_flag_lines(out, c.flags);
-  if (c.name == "run") print_family_flags(out, c);
+  if (c.name == "run") print_family_flags(out);  // run's flags differ by family
+  else print_flag_lines(out, c.flags);
 }
 
 }  // namespace
@@ -217,12 +193,13 @@ int run_command(const std::vector<std::string>& argv, std::ostream& out, std::os
     if (args.command == "list") return cmd_list(args, out);
     if (args.command == "info") return cmd_info(args, out);
     if (args.command == "run") return cmd_run(args, out);
-    if (args.command == "coords") return cmd_coords(args, out);
     if (args.command == "bench") return cmd_bench(args, out);
     if (args.command == "sanitize") return cmd_sanitize(args, out);
     if (args.command == "expect") return cmd_expect(args, out);
     if (args.command == "repro") return cmd_repro(args, out);
-    if (args.command == "tune") return cmd_tune(args, out);
+    for (const Family* f : families())
+      for (const FamilyCommand& c : f->commands)
+        if (args.command == c.spec.name) return c.run(args, out);
     throw UsageError("command '" + args.command + "' is not implemented");
   } catch (const UsageError& e) {
     err << "kernel-lab: " << e.what() << "\n(run `kernel-lab help` for usage)\n";

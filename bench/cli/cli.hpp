@@ -24,12 +24,10 @@ std::string version_line();
 int cmd_list(const ParsedArgs& args, std::ostream& out);
 int cmd_info(const ParsedArgs& args, std::ostream& out);
 int cmd_run(const ParsedArgs& args, std::ostream& out);
-int cmd_coords(const ParsedArgs& args, std::ostream& out);
 int cmd_bench(const ParsedArgs& args, std::ostream& out);
 int cmd_sanitize(const ParsedArgs& args, std::ostream& out);
 int cmd_expect(const ParsedArgs& args, std::ostream& out);
 int cmd_repro(const ParsedArgs& args, std::ostream& out);
-int cmd_tune(const ParsedArgs& args, std::ostream& out);
 
 // JSON string literal for `text` (quotes included).
 std::string json_quote(const std::string& text);

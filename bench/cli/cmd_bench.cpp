@@ -3,6 +3,7 @@
 // gates file, and writes JSON, Markdown, TSV and docs/LESSONS.md. See `kernel-lab help`.
 #include "bench_selection.hpp"
 #include "cli.hpp"
+#include "family.hpp"
 
 #include "core/format.hpp"
 #include "core/gates.hpp"
@@ -47,7 +48,7 @@ void print_result(std::ostream& out, const bench::Result& r, const char* prefix)
 
 // Measures one case and holds it against the roofline (a HarnessError ends the bench, exit 1).
 bench::Result measure(const BenchCase& c, Bench& ctx) {
-  const bench::Result r = find_bench_hook(c.family)->measure(c, ctx);
+  const bench::Result r = find_family(c.family).bench_measure(c, ctx);
   bench::check_against_roofline(r, ctx.roofline());
   return r;
 }

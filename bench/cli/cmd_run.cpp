@@ -1,6 +1,8 @@
-// `kernel-lab run <family.variant> [shape flags]`: finds the family's runner and hands over.
+// `kernel-lab run <family.variant> [shape flags]`: finds the variant's family and hands over.
 #include "cli.hpp"
-#include "run_support.hpp"
+#include "family.hpp"
+
+#include <set>
 
 namespace kl::cli {
 
@@ -8,12 +10,12 @@ int cmd_run(const ParsedArgs& args, std::ostream& out) {
   if (args.positionals.empty())
     throw UsageError("'run' needs a variant, e.g. `kernel-lab run elementwise.add --n 1000`");
   const VariantInfo& info = find_info(args.positionals[0]);
-  for (const FamilyRunner& r : family_runners()) {
-    if (info.family != r.family) continue;
-    args.require_only(r.flags, "'run " + info.id() + "'");
-    return r.run(info, args, out);
-  }
-  throw UsageError("family '" + info.family + "' has no runner in kernel-lab");
+  const Family& family = find_family(info.family);
+  if (family.run == nullptr) throw UsageError("family '" + info.family + "' has no runner");
+  std::set<std::string> flags;
+  for (const FlagSpec& f : family.run_flags) flags.insert(f.name);
+  args.require_only(flags, "'run " + info.id() + "'");
+  return family.run(info, args, out);
 }
 
 }  // namespace kl::cli

@@ -31,6 +31,9 @@ double d2d_copy_gbps(std::size_t bytes, int reps) {
   return 2.0 * static_cast<double>(bytes) / (t.median_ms * 1e6);
 }
 
+FlagSpec seed_flag_spec() { return {"seed", "S", "seed of the input data (default 1)"}; }
+FlagSpec reps_flag_spec() { return {"reps", "R", "timed repetitions (default 20)"}; }
+
 int reps_flag(const ParsedArgs& a) { return static_cast<int>(a.integer("reps", 20, 1, 10000)); }
 std::uint64_t seed_flag(const ParsedArgs& a) { return static_cast<std::uint64_t>(a.integer("seed", 1, 0, wide_range)); }
 

@@ -1,5 +1,5 @@
-// What every family's `kernel-lab run` shares: flag ranges, result and timing printing, and the
-// table of per-family runners.
+// What every family's `kernel-lab run` shares: flag ranges and the flags most families take,
+// result and timing printing.
 #pragma once
 
 #include "args.hpp"
@@ -21,19 +21,14 @@ void print_check(std::ostream& out, const CaseResult& r);
 // Median, spread and, when bytes > 0, the bandwidth of bytes read plus written.
 void print_timing(std::ostream& out, const TimingSummary& t, double bytes);
 int reps_flag(const ParsedArgs& a);
+// --seed and --reps, with their help lines: one place for what they mean in every family.
+FlagSpec seed_flag_spec();
+FlagSpec reps_flag_spec();
 // The ceiling of memory-bound kernels: device-to-device cudaMemcpy of `bytes`, in GB/s of bytes
 // read plus written (median of `reps` after warm-up), measured in the calling process.
 double d2d_copy_gbps(std::size_t bytes, int reps);
 std::uint64_t seed_flag(const ParsedArgs& a);
 // Throws std::invalid_argument "<id>: <rule>" when the variant does not support the shape.
 void require_supported(const VariantInfo& info, const std::string& rule);
-
-struct FamilyRunner {
-  const char* family;
-  std::set<std::string> flags;  // the shape flags this family's runs take
-  int (*run)(const VariantInfo&, const ParsedArgs&, std::ostream&);
-};
-// One entry per family (runners.cpp).
-const std::vector<FamilyRunner>& family_runners();
 
 }  // namespace kl::cli

@@ -1,8 +1,9 @@
 // `kernel-lab bench` refuses bad input with exit status 2 and a message naming the problem,
 // before touching a GPU; and the hook table, the perf tests and bench/gates.conf agree.
-#include "bench_hook.hpp"
+#include "bench_context.hpp"
 #include "bench_selection.hpp"
 #include "cli.hpp"
+#include "family.hpp"
 #include "core/gates.hpp"
 #include "sampled_product.hpp"
 
@@ -44,9 +45,9 @@ std::string env(const char* name) {
 
 std::set<std::string> benched_keys() {
   std::set<std::string> keys;
-  for (const kl::cli::BenchHook& h : kl::cli::bench_hooks())
-    if (!h.excluded_because)
-      for (const kl::cli::BenchCase& c : h.cases())
+  for (const kl::Family* f : kl::families())
+    if (f->benchmarked())
+      for (const kl::cli::BenchCase& c : f->bench_cases())
         if (c.skip_reason.empty()) keys.insert(c.key());
   return keys;
 }
@@ -54,7 +55,7 @@ std::set<std::string> benched_keys() {
 }  // namespace
 
 TEST(BenchCli, UnknownFamilyVariantAndExcludedOnes) {
-  expect_exit_2({"bench", "--family", "nosuch"}, "unknown family 'nosuch' (benchmarked: matmul, imatmul, reduction");
+  expect_exit_2({"bench", "--family", "nosuch"}, "unknown family 'nosuch' (benchmarked: elementwise, dispatch, reduction, riemann, matmul");
   expect_exit_2({"bench", "--family", "matmul", "--variant", "nosuch"},
                 "unknown variant 'nosuch' in family 'matmul' (benchmarked: cublas_sgemm, uncoalesced");
   expect_exit_2({"bench", "--variant", "naive"}, "--variant 'naive' needs --family, or the form family.variant");
@@ -109,26 +110,26 @@ TEST(BenchSelection, PlantedAndHostReferencesAreNeverMeasured) {
 // Every catalogue family has a hook line (benched, or excluded with a reason), and the perf
 // tests bench/CMakeLists.txt registers are exactly the benched families.
 TEST(BenchConsistency, HooksCoverTheCatalogueAndThePerfTests) {
-  std::set<std::string> catalogue_families, hooked, benched;
+  std::set<std::string> catalogue_families, benched;
   for (const kl::VariantInfo* v : kl::catalogue()) catalogue_families.insert(v->family);
-  for (const kl::cli::BenchHook& h : kl::cli::bench_hooks()) {
-    hooked.insert(h.family);
-    if (h.excluded_because) continue;
-    benched.insert(h.family);
-    EXPECT_TRUE(h.cases && h.measure) << h.family;
+  for (const kl::Family* f : kl::families()) {
+    // Benched (cases and a way to measure them) or not benchmarked for a stated reason: never neither.
+    EXPECT_NE(f->benchmarked(), !f->not_benchmarked.empty())
+        << "family " << f->name << ": give it bench_cases and bench_measure, or a not_benchmarked reason";
+    if (!f->benchmarked()) continue;
+    benched.insert(f->name);
+    EXPECT_TRUE(f->bench_measure != nullptr) << f->name;
   }
   for (const std::string& f : catalogue_families)
-    EXPECT_TRUE(hooked.count(f)) << "family " << f
-                                 << " has no line in bench/cli/bench_hooks.cpp: add its bench hook, or an "
-                                    "exclusion with the reason";
+    EXPECT_NO_THROW(kl::find_family(f)) << "variant of family " << f << " without a family object";
   const std::string list = env("KL_BENCH_FAMILIES_FILE");
   ASSERT_FALSE(list.empty()) << "KL_BENCH_FAMILIES_FILE is not set (run through ctest)";
   std::ifstream in(list);
   std::set<std::string> perf_tests;
   for (std::string f; std::getline(in, f);)
     if (!f.empty()) perf_tests.insert(f);
-  EXPECT_EQ(perf_tests, benched) << "KL_BENCH_FAMILIES in bench/PerfTier.cmake and the benched families of "
-                                    "bench/cli/bench_hooks.cpp differ";
+  EXPECT_EQ(perf_tests, benched) << "the families declared kl_family(<name> BENCHED) in kernels/*/CMakeLists.txt "
+                                    "and the family objects with bench cases differ";
 }
 
 // Every gate of the reviewed file names a result the bench produces: a typo would gate nothing.

@@ -1,6 +1,6 @@
 // The bench's validation, on the host: the scan for unwritten (still poisoned) elements that
 // completes matmul's sampled check, and the rule that every timed run's output is checked.
-#include "bench_hook.hpp"
+#include "bench_context.hpp"
 #include "sampled_product.hpp"
 
 #include "kl/guarded_buffer.hpp"

@@ -1,6 +1,7 @@
 // The CLI's parsing and its errors, in-process. None of these needs a GPU: every bad input is
 // rejected before CUDA is touched.
 #include "cli.hpp"
+#include "family.hpp"
 #include "run_support.hpp"
 #include "sanitizer.hpp"
 
@@ -172,15 +173,20 @@ TEST(CliHelp, RunListsTheFlagsOfEachFamily) {
   const std::string help = help_text();
   const std::size_t section = help.find("the flags each family takes:");
   ASSERT_NE(section, std::string::npos);
-  for (const kl::cli::FamilyRunner& r : kl::cli::family_runners()) {
-    const std::size_t newline = help.find("\n        " + std::string(r.family) + ":", section);
-    ASSERT_NE(newline, std::string::npos) << r.family;
+  for (const kl::Family* f : kl::families()) {
+    const std::size_t newline = help.find("\n        " + f->name + ":", section);
+    ASSERT_NE(newline, std::string::npos) << f->name;
     const std::size_t at = newline + 1;
     const std::string line = help.substr(at, help.find('\n', at) - at);
     std::size_t named = 0;
     for (std::size_t p = line.find("--"); p != std::string::npos; p = line.find("--", p + 2)) ++named;
-    EXPECT_EQ(named, r.flags.size()) << line;
-    for (const std::string& f : r.flags) EXPECT_NE(line.find("--" + f), std::string::npos) << line;
+    EXPECT_EQ(named, f->run_flags.size()) << line;
+    for (const kl::cli::FlagSpec& flag : f->run_flags) {
+      EXPECT_NE(line.find("--" + flag.name), std::string::npos) << line;
+      // and its own help line below, with what the flag means in this family
+      EXPECT_FALSE(flag.help.empty()) << f->name << " --" << flag.name;
+      EXPECT_NE(help.find(flag.help, at), std::string::npos) << f->name << " --" << flag.name;
+    }
   }
 }
 

@@ -101,8 +101,8 @@ const V& find_variant(std::span<const V> table, std::string_view name) {
   throw std::invalid_argument("unknown variant '" + std::string(name) + "' (known: " + names + ")");
 }
 
-// Every variant of every family, in family order: what `kernel-lab list` prints and what the
-// catalogue test compares with docs/KERNELS.md.
+// Every variant of every family of the program (kl::families(), family.hpp), in family order:
+// what `kernel-lab list` prints and what the catalogue test compares with docs/KERNELS.md.
 std::vector<const VariantInfo*> catalogue();
 // Looks up "family.name"; throws std::invalid_argument for an unknown id.
 const VariantInfo& find_info(std::string_view id);

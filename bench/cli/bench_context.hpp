@@ -1,17 +1,15 @@
-// The bench's per-family hooks and the context they measure in.
-//
-// Adding a family to `kernel-lab bench` is one hook file (bench_<family>.cpp) and one line in
-// bench_hooks.cpp. A hook has two functions:
-//   cases()    every case the family benches, read from its registry alone (no GPU): one per
+// What a family's bench functions (Family::bench_cases, Family::bench_measure; family.hpp)
+// work with: the case, the check, and the context they measure in.
+//   bench_cases()    every case the family benches, read from its registry alone (no GPU): one per
 //              variant (and per dtype where the family has several, per swept shape where it
 //              sweeps shapes). Planted variants and host
 //              references come back with a skip_reason and are never measured.
-//   measure()  one case at the bench size: build (or reuse) the inputs, then
+//   bench_measure()  one case at the bench size: build (or reuse) the inputs, then
 //              Bench::validated_timing (validate, time with L2 flushed, validate the output of
 //              every timed run), and fill a bench::Result: the metric, the work, the ceiling it
 //              is read against (a ceiling from Bench, measured once per process) and the
 //              physical roof.
-// A family that cannot be benchmarked meaningfully gets a line with `excluded_because` instead.
+// A family that cannot be benchmarked meaningfully gives Family::not_benchmarked instead.
 #pragma once
 
 #include "core/report.hpp"
@@ -75,20 +73,6 @@ struct BenchCheck {
   bool ok() const { return result.ok(); }
   std::string describe() const { return result.describe() + (detail.empty() ? "" : "\n  " + detail); }
 };
-
-struct BenchHook {
-  const char* family;
-  // Non-null: the family is not benchmarked, for this reason (printed in every report).
-  const char* excluded_because;
-  std::vector<BenchCase> (*cases)();
-  // Throws on a failed check; the CLI turns that into exit status 1.
-  bench::Result (*measure)(const BenchCase&, Bench&);
-};
-
-// The one table of hooks (bench_hooks.cpp).
-const std::vector<BenchHook>& bench_hooks();
-// The hook of `family`, or nullptr.
-const BenchHook* find_bench_hook(const std::string& family);
 
 // What a hook measures with: device facts, the physical roofline, in-process ceilings, the
 // repetition policy, L2 flushing and the family's cached inputs. One per `kernel-lab bench`.

@@ -5,6 +5,7 @@
 // the lab predicts (from the variant and, for grid barriers, the co-resident capacity): 0 when
 // it is (a predicted deadlock that the watchdog reported is a success), 1 when it is not or when
 // the blocks' results are wrong. A cooperative launch above capacity is refused: exit 2.
+#include "family.hpp"
 #include "run_support.hpp"
 
 #include "kl/device_facts.hpp"
@@ -74,3 +75,21 @@ int run_sync(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) {
 }
 
 }  // namespace kl::cli
+
+namespace kl {
+
+const Family& family_sync() {
+  static const Family family{
+      .name = "sync",
+      .variants = variants_of(sync::variants()),
+      .run_flags = {{"blocks", "N", "blocks in the grid (default: the co-resident capacity for grid barriers, else 1)"},
+                    {"block", "B", "threads per block (default 256)"},
+                    {"budget-ms", "MS", "the watchdog's budget before it reports a deadlock"}},
+      .run = cli::run_sync,
+      .not_benchmarked = "the deadlock lab: its kernels spin, deadlock under a watchdog or wait at barriers by "
+                         "design; their time measures waiting, not throughput",
+  };
+  return family;
+}
+
+}  // namespace kl

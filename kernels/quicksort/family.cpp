@@ -1,4 +1,5 @@
 // `kernel-lab run quicksort.<variant> --n N [--seed S]`
+#include "family.hpp"
 #include "run_support.hpp"
 
 #include "kl/device_facts.hpp"
@@ -35,3 +36,21 @@ int run_quicksort(const VariantInfo& info, const ParsedArgs& a, std::ostream& ou
 }
 
 }  // namespace kl::cli
+
+namespace kl {
+
+const Family& family_quicksort() {
+  static const Family family{
+      .name = "quicksort",
+      .variants = variants_of(quicksort::variants()),
+      .run_flags = {{"n", "N", "elements to sort (default 4096; 3 sorts the seed's example)"},
+                    cli::seed_flag_spec(),
+                    cli::reps_flag_spec()},
+      .run = cli::run_quicksort,
+      .not_benchmarked = "dynamic parallelism with n capped at 2^16 (bounded recursion): the time is launch "
+                         "latency of nested grids, far from any roofline, and no size fills the GPU",
+  };
+  return family;
+}
+
+}  // namespace kl

@@ -1,13 +1,86 @@
+// `kernel-lab run basics.<variant>`: hello and atomic_counter take --blocks B --threads T
+// (threads per block);
+// matr and sum_matr --rows R --cols C --block BXxBY; the 1-D kernels --n N --block B, and the
+// two access kernels also --threads T (threads in all, a multiple of the block).
 // Bench hook of the basics family (seed 004's first kernels): GB/s of bytes read plus written
 // over 2^26 elements (256 MiB of output), against the device-to-device copy. hello prints and
 // the atomic counter serialises on one address: neither is a bandwidth, neither is benched. The two access kernels write the same 2^26 values; non_coalesced spreads them
 // over twice the memory, and its GB/s counts the values it writes, so the pair reads as the
 // seed's lesson: what a stride of 2 costs.
-#include "bench_hook.hpp"
+#include "family.hpp"
+#include "bench_context.hpp"
+#include "run_support.hpp"
 
 #include "kl/basics.hpp"
+#include "kl/device_facts.hpp"
 
 #include <cstring>
+#include <iostream>
+#include <ostream>
+
+namespace kl::cli {
+namespace {
+
+basics::Shape basics_shape(basics::Kernel k, const ParsedArgs& a) {
+  using basics::Kernel;
+  basics::Shape s;
+  if (k == Kernel::hello || k == Kernel::counter) {
+    // hello: the seed's BLOCKS = 2, THREADS = 4; the counter: a million contending adds.
+    const bool hello = k == Kernel::hello;
+    s.cols = static_cast<int>(a.integer("blocks", hello ? 2 : 1024, -wide_range, wide_range));
+    s.block = {static_cast<int>(a.integer("threads", hello ? 4 : 1024, -wide_range, wide_range)), 1};
+    return s;
+  }
+  if (k == Kernel::matr || k == Kernel::sum_matr) {
+    s.rows = static_cast<int>(a.integer("rows", 1024, -wide_range, wide_range));
+    s.cols = static_cast<int>(a.integer("cols", 1024, -wide_range, wide_range));
+    s.block = a.dim2("block", {16, 16});
+    return s;
+  }
+  s.cols = static_cast<int>(a.integer("n", 1 << 20, -wide_range, wide_range));
+  s.block = {static_cast<int>(a.integer("block", 256, -wide_range, wide_range)), 1};
+  const std::int64_t block = std::max(s.block.x, 1);
+  const std::int64_t fit = k == Kernel::non_coalesced ? (s.cols + 1) / 2 : s.cols;
+  s.threads = a.integer("threads", fit / block * block, -wide_range, wide_range);
+  return s;
+}
+
+}  // namespace
+
+int run_basics(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) {
+  const basics::Variant& v = basics::variant(info.name);
+  const basics::Shape shape = basics_shape(v.kernel, a);
+  require_supported(info, v.unsupported(shape));
+  const std::uint64_t seed = seed_flag(a);
+  const int reps = reps_flag(a);
+  require_gpu();
+  out << info.id() << ": " << basics::describe(v.kernel, shape) << " seed=" << seed << std::endl;
+  const basics::Inputs in = basics::make_inputs(v.kernel, shape, seed);
+  const CaseResult r = basics::run_case(v, shape, in);
+  // Device printf goes to the C stdout: flush it before our own lines follow.
+  std::fflush(stdout);
+  print_check(out, r);
+  if (!r.ok()) return 1;
+  if (v.kernel == basics::Kernel::hello) return 0;  // printf: nothing worth timing
+
+  const std::size_t n = basics::output_size(v.kernel, shape);
+  DeviceBuffer<int> x{std::span<const int>(v.kernel == basics::Kernel::sum_matr ? in.y : in.x)};
+  DeviceBuffer<float> a3{std::span<const float>(in.a3)}, b3{std::span<const float>(in.b3)};
+  DeviceBuffer<float> z(n + 1);  // 4-byte elements serve int and float outputs alike
+  const void* first = v.kernel == basics::Kernel::dot3 ? static_cast<const void*>(a3.data()) : x.data();
+  const TimingSummary t =
+      time_device_work([&](cudaStream_t s) { v.launch({first, b3.data(), z.data(), shape}, s); }, 3, reps);
+  if (v.kernel == basics::Kernel::counter) {
+    print_timing(out, t, 0);
+    out << "throughput: " << static_cast<double>(shape.cols) * shape.block.x / (t.median_ms * 1e6)
+        << " G atomicAdd/s on one address\n";
+    return 0;
+  }
+  print_timing(out, t, 4.0 * static_cast<double>(n));
+  return 0;
+}
+
+}  // namespace kl::cli
 
 namespace kl::cli {
 namespace {
@@ -135,3 +208,26 @@ bench::Result basics_bench_measure(const BenchCase& c, Bench& ctx) {
 }
 
 }  // namespace kl::cli
+
+namespace kl {
+
+const Family& family_basics() {
+  static const Family family{
+      .name = "basics",
+      .variants = variants_of(basics::variants()),
+      .run_flags = {{"rows", "R", "rows of the 2-D kernels (matr, sum_matr; default 1024)"},
+                    {"cols", "C", "columns of the 2-D kernels (default 1024)"},
+                    {"n", "N", "elements of the 1-D kernels (default 2^20)"},
+                    {"block", "B|BXxBY", "threads per block; BXxBY for the 2-D kernels (default 256, 16x16)"},
+                    {"blocks", "N", "blocks in the grid of hello and atomic_counter (default 2, 1024)"},
+                    {"threads", "T", "per block for hello and atomic_counter, else threads in all"},
+                    cli::seed_flag_spec(),
+                    cli::reps_flag_spec()},
+      .run = cli::run_basics,
+      .bench_cases = cli::basics_bench_cases,
+      .bench_measure = cli::basics_bench_measure,
+  };
+  return family;
+}
+
+}  // namespace kl

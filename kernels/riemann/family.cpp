@@ -3,6 +3,13 @@
 // fastest GPU rung of the family timed in this process at the same shape. No GFLOP/s: exp and sin
 // are library routines whose operation count depends on the argument (sin's range reduction), so
 // any per-evaluation flop count would be invented.
+// Bench hook of the riemann family: G intervals/s of the left Riemann sum over 2^27 intervals,
+// each rung read against the warp-optimised rung measured in the same process (the seed's
+// fastest design: one atomicAdd per warp). The work is FP64 exp and sin per interval, whose
+// operation count depends on the argument, so there is no honest FLOP count and no physical
+// roof to hold it against (Roof::none): the ratio to the in-process rung is what is gated.
+#include "family.hpp"
+#include "bench_context.hpp"
 #include "run_support.hpp"
 
 #include "kl/device_buffer.hpp"
@@ -78,3 +85,70 @@ int run_riemann(const VariantInfo& info, const ParsedArgs& a, std::ostream& out)
 }
 
 }  // namespace kl::cli
+
+namespace kl::cli {
+namespace {
+
+constexpr std::int64_t bench_n = std::int64_t{1} << 27;
+constexpr int bench_block = 256;
+constexpr const char* ceiling_rung = "warp_optimised";
+
+struct RiemannInput {
+  bool ready = false;
+  riemann::Oracle want;
+  DeviceBuffer<double> sum{1};
+
+  void build() {
+    if (ready) return;
+    want = riemann::oracle(bench_n);  // n host evaluations, once per process
+    ready = true;
+  }
+};
+
+}  // namespace
+
+std::vector<BenchCase> riemann_bench_cases() { return cases_of<riemann::Variant>("riemann", riemann::variants()); }
+
+bench::Result riemann_bench_measure(const BenchCase& c, Bench& ctx) {
+  const riemann::Variant& v = riemann::variant(c.variant);
+  RiemannInput& in = ctx.state<RiemannInput>("riemann");
+  in.build();
+  const riemann::Args args{in.sum.data(), {bench_n, bench_block}};
+  const TimingSummary t = ctx.validated_timing(
+      c, [&](cudaStream_t s) { poison_words(in.sum.data(), 2, s); }, [&](cudaStream_t s) { v.launch(args, s); },
+      [&] { return riemann::compare_sum(in.sum.download()[0], in.want); });
+  bench::Result r = throughput_result(c, "n=2^27 block=" + std::to_string(bench_block), t, 0, "Gintervals/s",
+                                      bench::Roof::none, 0);
+  r.value = t.median_ms > 0 ? static_cast<double>(bench_n) / (t.median_ms * 1e6) : 0;
+  const std::string ceiling = std::string("riemann.") + ceiling_rung;
+  const char* how = "the warp-optimised Riemann rung over 2^27 intervals";
+  r.ceiling = ceiling;
+  if (c.variant == ceiling_rung) {
+    r.ceiling_value = r.value;
+    ctx.offer_ceiling(ceiling, "Gintervals/s", how, r.value);
+  } else {
+    r.ceiling_value = ctx.ceiling(ceiling, "Gintervals/s", how,
+                                  [&] { return riemann_bench_measure({"riemann", ceiling_rung, "", "", "", 0}, ctx).value; });
+  }
+  return r;
+}
+
+}  // namespace kl::cli
+
+namespace kl {
+
+const Family& family_riemann() {
+  static const Family family{
+      .name = "riemann",
+      .variants = variants_of(riemann::variants()),
+      .run_flags = {{"n", "N", "intervals (default 2^26)"},
+                    {"block", "B", "threads per block (default 256)"},
+                    cli::reps_flag_spec()},
+      .run = cli::run_riemann,
+      .bench_cases = cli::riemann_bench_cases,
+      .bench_measure = cli::riemann_bench_measure,
+  };
+  return family;
+}
+
+}  // namespace kl

@@ -6,7 +6,7 @@
 // (check_product).
 #pragma once
 
-#include "bench_hook.hpp"
+#include "bench_context.hpp"
 
 #include "kl/case_result.hpp"
 #include "kl/matmul.hpp"

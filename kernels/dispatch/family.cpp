@@ -1,0 +1,124 @@
+// `kernel-lab run dispatch.<variant> --width W --height H --block BXxBY` and `kernel-lab coords`.
+// Bench hook of the dispatch family: record_thread_coords writes (col, row) for every cell of an
+// 8192 x 8192 grid, 512 MiB of ints; GB/s of bytes written against the device-to-device copy.
+#include "family.hpp"
+#include "bench_context.hpp"
+#include "cli.hpp"
+#include "run_support.hpp"
+
+#include "kl/device_facts.hpp"
+#include "kl/dispatch.hpp"
+
+#include <ostream>
+
+namespace kl::cli {
+namespace {
+
+dispatch::Shape dispatch_shape(const ParsedArgs& a, dispatch::Shape fallback) {
+  return {static_cast<int>(a.integer("width", fallback.width, -wide_range, wide_range)),
+          static_cast<int>(a.integer("height", fallback.height, -wide_range, wide_range)),
+          a.dim2("block", fallback.block)};
+}
+
+}  // namespace
+
+int run_dispatch(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) {
+  const dispatch::Variant& v = dispatch::variant(info.name);
+  const dispatch::Shape shape = dispatch_shape(a, {1024, 1024, {16, 16}});
+  require_supported(info, v.unsupported(shape));
+  const int reps = reps_flag(a);
+  require_gpu();
+  out << info.id() << ": width=" << shape.width << " height=" << shape.height << " block=" << shape.block.x
+      << "x" << shape.block.y << "\n";
+  const dispatch::CoordsCase c = dispatch::run_case(v, shape);
+  print_check(out, c.result);
+  if (!c.result.ok()) return 1;
+  DeviceBuffer<int> coords(c.coords.size());
+  const TimingSummary t = time_device_work([&](cudaStream_t s) { v.launch({coords.data(), shape}, s); }, 3, reps);
+  print_timing(out, t, static_cast<double>(coords.bytes()));
+  return 0;
+}
+
+int cmd_coords(const ParsedArgs& args, std::ostream& out) {
+  const dispatch::Variant& v = dispatch::variant(args.text("variant", "record_thread_coords_guarded"));
+  const dispatch::Shape shape = dispatch_shape(args, {4, 6, {2, 2}});
+  const std::string order_text = args.text("order", "col,row");
+  if (order_text != "col,row" && order_text != "row,col")
+    throw UsageError("--order must be col,row or row,col, got '" + order_text + "'");
+  const auto order = order_text == "col,row" ? dispatch::Order::col_row : dispatch::Order::row_col;
+  require_supported(v.info, v.unsupported(shape));
+  require_gpu();
+  const dispatch::CoordsCase c = dispatch::run_case(v, shape);
+  const Dim2 grid = grid_2d(shape.width, shape.height, shape.block);
+  out << v.info.id() << ": width " << shape.width << ", height " << shape.height << ", blockDim = ("
+      << shape.block.x << "," << shape.block.y << "), gridDim = (" << grid.x << "," << grid.y << "), printed as ("
+      << order_text << ")\n"
+      << dispatch::format_coords(c.coords, shape.width, shape.height, order);
+  if (!c.result.ok()) {
+    out << "check: FAIL (" << c.result.describe() << ")\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace kl::cli
+
+namespace kl::cli {
+namespace {
+
+constexpr int bench_side = 8192;
+constexpr Dim2 bench_block{16, 16};  // the seeds' 2-D block shape, scaled up from 2x2
+
+struct DispatchInputs {
+  DeviceBuffer<int> coords{2 * static_cast<std::size_t>(bench_side) * bench_side};
+};
+
+}  // namespace
+
+std::vector<BenchCase> dispatch_bench_cases() {
+  return cases_of<dispatch::Variant>("dispatch", dispatch::variants());
+}
+
+bench::Result dispatch_bench_measure(const BenchCase& c, Bench& ctx) {
+  const dispatch::Variant& v = dispatch::variant(c.variant);
+  DispatchInputs& in = ctx.state<DispatchInputs>("dispatch");
+  const dispatch::Shape shape{bench_side, bench_side, bench_block};
+  const TimingSummary t = ctx.validated_timing(
+      c, [&](cudaStream_t s) { poison_words(in.coords.data(), in.coords.size(), s); },
+      [&](cudaStream_t s) { v.launch({in.coords.data(), shape}, s); },
+      [&] { return dispatch::check_coords(in.coords.download(), shape); }, output_bytes(in.coords));
+  bench::Result r = throughput_result(c, std::to_string(bench_side) + "x" + std::to_string(bench_side) + " block=16x16", t,
+                                      static_cast<double>(in.coords.bytes()), "GB/s", bench::Roof::dram_bandwidth, 0);
+  r.ceiling = "d2d_copy";
+  r.ceiling_value = ctx.d2d_copy_gbps();
+  return r;
+}
+
+}  // namespace kl::cli
+
+namespace kl {
+
+const Family& family_dispatch() {
+  static const Family family{
+      .name = "dispatch",
+      .variants = variants_of(dispatch::variants()),
+      .run_flags = {{"width", "W", "cells per row of the grid (default 1024)"},
+                    {"height", "H", "rows of the grid (default 1024)"},
+                    {"block", "BXxBY", "threads per block (default 16x16)"},
+                    cli::reps_flag_spec()},
+      .run = cli::run_dispatch,
+      .bench_cases = cli::dispatch_bench_cases,
+      .bench_measure = cli::dispatch_bench_measure,
+      .commands = {{{"coords",
+                     {{"width", "W", "cells per row (default 4)"},
+                      {"height", "H", "rows (default 6)"},
+                      {"block", "BXxBY", "threads per block (default 2x2)"},
+                      {"order", "col,row|row,col", "how each cell is printed (default col,row)"},
+                      {"variant", "V", "dispatch variant (default record_thread_coords_guarded)"}},
+                     0, false, "", "print the grid of thread coordinates as the seeds do\n", cli::Needs::gpu},
+                    cli::cmd_coords}},
+  };
+  return family;
+}
+
+}  // namespace kl
