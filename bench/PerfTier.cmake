@@ -5,39 +5,17 @@
 # Each family's reports land in build/<preset>/perf/<family>.{json,md,tsv}; CI collects them.
 # The ctest preset `host` selects label ^host$ only, so it never runs these; `gpu` runs all.
 
-# The families declared BENCHED (kl_family in kernels/<f>/CMakeLists.txt). kl.bench.consistency
-# (host) fails when this list and the family objects' bench cases disagree.
-kl_declared_families(KL_BENCH_FAMILIES BENCHED)
-string(REPLACE ";" "\n" _kl_bench_lines "${KL_BENCH_FAMILIES}")
-file(WRITE ${PROJECT_BINARY_DIR}/bench_families.txt "${_kl_bench_lines}\n")
-
 set(KL_GATES_FILE ${CMAKE_CURRENT_SOURCE_DIR}/gates.conf)
 set(KL_PERF_DIR ${PROJECT_BINARY_DIR}/perf)
-file(MAKE_DIRECTORY ${KL_PERF_DIR})
-
-# kl_add_perf_test(NAME n ARGS ... [TIMEOUT s]): a perf-tier test. It starts through
-# KL_GPU_LAUNCHER and takes a whole GPU alone (kl_gpu_resources WHOLE_GPU, which also makes it
-# RUN_SERIAL), so under ci/gpu.sh's resource spec nothing else runs on the GPU it times.
-function(kl_add_perf_test)
-  cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "ARGS" ${ARGN})
-  _kl_scaled_timeout(ARG_TIMEOUT "${ARG_TIMEOUT}" 600)
-  add_test(NAME ${ARG_NAME} COMMAND ${KL_GPU_LAUNCHER} ${ARG_ARGS})
-  _kl_common_test_properties(${ARG_NAME} ${ARG_TIMEOUT} "gpu;perf")
-  kl_gpu_resources(${ARG_NAME} WHOLE_GPU)
-endfunction()
-
-foreach(family IN LISTS KL_BENCH_FAMILIES)
-  kl_add_perf_test(NAME kl.perf.${family}
-    ARGS $<TARGET_FILE:kernel-lab> bench --family ${family} --gates ${KL_GATES_FILE}
-         --json ${KL_PERF_DIR}/${family}.json --markdown ${KL_PERF_DIR}/${family}.md
-         --tsv ${KL_PERF_DIR}/${family}.tsv)
-endforeach()
+# kl.perf.<family> for every family declared kl_family(<name> BENCHED); kl.bench.consistency
+# (host) fails when that list and the family objects with bench cases disagree.
+kl_add_family_perf_tests(PREFIX kl GATES ${KL_GATES_FILE} OUTPUT_DIR ${KL_PERF_DIR})
 
 # A gate must be able to fail: one threshold no GPU can meet, on one cheap variant. The test
 # passes only if the bench exits 1 and its message names the gate, the measured ratio and the
 # threshold.
 kl_add_perf_test(NAME kl.perf.gate_bites
-  ARGS ${PROJECT_SOURCE_DIR}/tests/support/expect_exit.sh 1
+  ARGS ${KL_EXPECT_EXIT} 1
        "FAIL min_ratio\\(imatmul\\.tiled_16\\).*ratio to int32_issue_bound [0-9.]+ < threshold 1000"
        $<TARGET_FILE:kernel-lab> bench --family imatmul --variant tiled_16
        --gates ${CMAKE_CURRENT_SOURCE_DIR}/testdata/impossible_gate.conf)

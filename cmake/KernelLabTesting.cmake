@@ -1,5 +1,25 @@
-# Test registration for kernel-lab.
+# Test registration for kernel-lab, and for any project that puts its kernels under the harness
+# (find_package(KernelLab) includes this file).
 #
+# Sanitizer runs, planted findings and perf tests drive the project's harness program (the
+# `kernel-lab` of this repository; a project's own, made with kl_cli_main and its family set):
+# KL_CLI_TARGET names its target.
+if(NOT DEFINED KL_CLI_TARGET)
+  set(KL_CLI_TARGET kernel-lab)
+endif()
+# Helper scripts: beside this file's ci/ and tests/support/ in the source tree; an installed
+# package sets KL_SCRIPT_DIR to where it installed them.
+if(NOT DEFINED KL_SCRIPT_DIR)
+  set(KL_SCRIPT_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
+  set(KL_EXPECT_EXIT "${KL_SCRIPT_DIR}/tests/support/expect_exit.sh")
+  set(KL_GPU_LAUNCHER "${KL_SCRIPT_DIR}/ci/ctest-gpu-env.sh")
+else()
+  set(KL_EXPECT_EXIT "${KL_SCRIPT_DIR}/expect_exit.sh")
+  set(KL_GPU_LAUNCHER "${KL_SCRIPT_DIR}/ctest-gpu-env.sh")
+endif()
+cmake_path(NORMAL_PATH KL_EXPECT_EXIT)
+cmake_path(NORMAL_PATH KL_GPU_LAUNCHER)
+
 # Tiers are ctest labels: host (no GPU), gpu, property, sanitizer + <tool>, perf, slow.
 # `ctest --preset host` selects label host; `ctest --preset gpu` runs everything.
 
@@ -29,8 +49,6 @@ set(KL_TEST_TIMEOUT_SCALE 1 CACHE STRING "Factor applied to the timeout of every
 # `ctest --resource-spec-file SPEC`, where SPEC gives each GPU KL_CTEST_GPU_SLOTS slots, ctest
 # allocates a GPU to each test and the launcher exports it as CUDA_VISIBLE_DEVICES. Without a spec
 # file ctest allocates nothing, the launcher changes nothing, and every test sees every GPU.
-set(KL_GPU_LAUNCHER "${CMAKE_CURRENT_LIST_DIR}/../ci/ctest-gpu-env.sh")
-cmake_path(NORMAL_PATH KL_GPU_LAUNCHER)
 set(KL_CTEST_GPU_SLOTS 8 CACHE STRING
     "GPU tests that may share one GPU under a ctest resource spec (a perf test takes all of them)")
 
@@ -40,7 +58,7 @@ set(KL_CTEST_GPU_SLOTS 8 CACHE STRING
 # Each test's COMMAND must start with ${KL_GPU_LAUNCHER}, which turns the allocation into
 # CUDA_VISIBLE_DEVICES; the host test kl.ci.gpu_tests_declare_resources checks both for every
 # test labelled gpu. For a perf test:
-#   add_test(NAME kl.perf.x COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:kernel-lab> bench ...)
+#   add_test(NAME kl.perf.x COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${KL_CLI_TARGET}> bench ...)
 #   kl_gpu_resources(kl.perf.x WHOLE_GPU)
 function(kl_gpu_resources)
   cmake_parse_arguments(ARG "WHOLE_GPU" "" "" ${ARGN})
@@ -59,7 +77,7 @@ function(_kl_common_test_properties name timeout labels)
   set_tests_properties(${name} PROPERTIES
     LABELS "${labels}"
     TIMEOUT ${timeout}
-    ENVIRONMENT "KL_CTEST_NAME=${name}")
+    ENVIRONMENT "KL_CTEST_NAME=${name};KL_CTEST_PRESET=${KL_PRESET}")
 endfunction()
 
 # Sets OUT to GIVEN seconds, or DEFAULT when GIVEN is empty, times KL_TEST_TIMEOUT_SCALE: the one
@@ -143,12 +161,12 @@ function(kl_add_gpu_test)
     endif()
     _kl_gtest_filter(filter "${ARG_FILTER}" "${skipped}")
     add_test(NAME ${test_name}
-      COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:kernel-lab> sanitize --tool ${tool} --
+      COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${KL_CLI_TARGET}> sanitize --tool ${tool} --
               $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS} ${filter})
     set_tests_properties(${test_name} PROPERTIES
       LABELS "gpu;sanitizer;${tool};${ARG_LABELS}"
       TIMEOUT ${sanitizer_timeout}
-      ENVIRONMENT "KL_CTEST_NAME=${test_name};${KL_SANITIZER_ENV}")
+      ENVIRONMENT "KL_CTEST_NAME=${test_name};KL_CTEST_PRESET=${KL_PRESET};${KL_SANITIZER_ENV}")
     kl_gpu_resources(${test_name})
   endforeach()
 endfunction()
@@ -235,7 +253,7 @@ function(kl_add_slow_property_test)
   kl_add_gpu_test(NAME ${ARG_NAME} TARGET ${ARG_TARGET} FILTER "${ARG_FILTER}" TIMEOUT ${ARG_TIMEOUT}
                   LABELS "property;slow" NO_SANITIZERS
                   WHY "the slow tier's shapes (n up to 10^8, matmul sides past 512) are far too large for the tools")
-  set_tests_properties(${ARG_NAME} PROPERTIES ENVIRONMENT "KL_CTEST_NAME=${ARG_NAME};KL_PROPERTY_TIER=slow")
+  set_tests_properties(${ARG_NAME} PROPERTIES ENVIRONMENT "KL_CTEST_NAME=${ARG_NAME};KL_CTEST_PRESET=${KL_PRESET};KL_PROPERTY_TIER=slow")
 endfunction()
 
 # kl_add_planted_finding(NAME repro-name TOOL tool)
@@ -250,11 +268,11 @@ function(kl_add_planted_finding)
   cmake_parse_arguments(ARG "" "NAME;TOOL;TIMEOUT" "" ${ARGN})
   _kl_scaled_timeout(ARG_TIMEOUT "${ARG_TIMEOUT}" 300)
   set(expect kl.expect.${ARG_NAME})
-  add_test(NAME ${expect} COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:kernel-lab> expect ${ARG_NAME})
+  add_test(NAME ${expect} COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${KL_CLI_TARGET}> expect ${ARG_NAME})
   _kl_common_test_properties(${expect} ${ARG_TIMEOUT} "gpu;sanitizer;${ARG_TOOL};expected-finding")
 
   add_test(NAME ${expect}.fix_is_silent
-    COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:kernel-lab> expect ${ARG_NAME} --against-fix)
+    COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${KL_CLI_TARGET}> expect ${ARG_NAME} --against-fix)
   _kl_common_test_properties(${expect}.fix_is_silent ${ARG_TIMEOUT}
     "gpu;sanitizer;${ARG_TOOL};expected-finding")
   set_tests_properties(${expect}.fix_is_silent PROPERTIES
@@ -262,8 +280,8 @@ function(kl_add_planted_finding)
   kl_gpu_resources(${expect} ${expect}.fix_is_silent)
 
   add_custom_target(repro-${ARG_NAME}
-    COMMAND $<TARGET_FILE:kernel-lab> repro ${ARG_NAME}
-    DEPENDS kernel-lab
+    COMMAND $<TARGET_FILE:${KL_CLI_TARGET}> repro ${ARG_NAME}
+    DEPENDS ${KL_CLI_TARGET}
     USES_TERMINAL
     COMMENT "compute-sanitizer ${ARG_TOOL} on planted bug ${ARG_NAME}")
   set_property(GLOBAL APPEND PROPERTY KL_PLANTED_FINDINGS "${ARG_NAME}:${ARG_TOOL}")
@@ -275,4 +293,39 @@ function(kl_finalize_planted_findings)
   list(SORT findings)
   string(REPLACE ";" "\n" lines "${findings}")
   file(WRITE ${PROJECT_BINARY_DIR}/planted_findings.txt "${lines}\n")
+endfunction()
+
+# kl_add_perf_test(NAME n ARGS ... [TIMEOUT s]): a perf-tier test. It starts through
+# KL_GPU_LAUNCHER and takes a whole GPU alone (kl_gpu_resources WHOLE_GPU, which also makes it
+# RUN_SERIAL), so under ci/gpu.sh's resource spec nothing else runs on the GPU it times.
+function(kl_add_perf_test)
+  cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "ARGS" ${ARGN})
+  _kl_scaled_timeout(ARG_TIMEOUT "${ARG_TIMEOUT}" 600)
+  add_test(NAME ${ARG_NAME} COMMAND ${KL_GPU_LAUNCHER} ${ARG_ARGS})
+  _kl_common_test_properties(${ARG_NAME} ${ARG_TIMEOUT} "gpu;perf")
+  kl_gpu_resources(${ARG_NAME} WHOLE_GPU)
+endfunction()
+
+# kl_add_family_perf_tests(PREFIX p GATES file OUTPUT_DIR dir [FAMILIES f...])
+# One perf test <p>.perf.<family> per benched family (default: those declared
+# kl_family(<f> BENCHED)): `<program> bench --family f --gates file`, writing its JSON, Markdown
+# and TSV reports to dir/<family>.{json,md,tsv}. Writes dir/../bench_families.txt, the list the
+# host consistency test compares with the family objects.
+function(kl_add_family_perf_tests)
+  cmake_parse_arguments(ARG "" "PREFIX;GATES;OUTPUT_DIR" "FAMILIES" ${ARGN})
+  if(NOT ARG_PREFIX OR NOT ARG_GATES OR NOT ARG_OUTPUT_DIR)
+    message(FATAL_ERROR "kl_add_family_perf_tests: PREFIX, GATES and OUTPUT_DIR are required")
+  endif()
+  if(NOT ARG_FAMILIES)
+    kl_declared_families(ARG_FAMILIES BENCHED)
+  endif()
+  string(REPLACE ";" "\n" lines "${ARG_FAMILIES}")
+  file(WRITE ${PROJECT_BINARY_DIR}/bench_families.txt "${lines}\n")
+  file(MAKE_DIRECTORY ${ARG_OUTPUT_DIR})
+  foreach(family IN LISTS ARG_FAMILIES)
+    kl_add_perf_test(NAME ${ARG_PREFIX}.perf.${family}
+      ARGS $<TARGET_FILE:${KL_CLI_TARGET}> bench --family ${family} --gates ${ARG_GATES}
+           --json ${ARG_OUTPUT_DIR}/${family}.json --markdown ${ARG_OUTPUT_DIR}/${family}.md
+           --tsv ${ARG_OUTPUT_DIR}/${family}.tsv)
+  endforeach()
 endfunction()

@@ -139,10 +139,17 @@ void print_command(std::ostream& out, const CommandSpec& c) {
 
 namespace {
 
-constexpr const char* usage_head =
-    "usage: kernel-lab <command> [flags]    (flags: --name VALUE or --name=VALUE; integers as digits or\n"
-    "       B^E such as 2^28; --help or -h after any command prints its part of this text)\n"
-    "       kernel-lab --version\n\n";
+std::string& program_name_storage() {
+  static std::string name = "kernel-lab";
+  return name;
+}
+
+std::string usage_head() {
+  const std::string& p = program_name();
+  return "usage: " + p + " <command> [flags]    (flags: --name VALUE or --name=VALUE; integers as digits or\n"
+         "       B^E such as 2^28; --help or -h after any command prints its part of this text)\n"
+         "       " + p + " --version\n\n";
+}
 constexpr const char* usage_tail =
     "\nA command that needs a GPU exits 2 without one (\"no usable CUDA GPU\"); one that needs\n"
     "compute-sanitizer exits 2 without it (KL_COMPUTE_SANITIZER=/path picks the binary).\n"
@@ -154,7 +161,7 @@ constexpr const char* usage_tail =
 
 std::string usage() {
   std::ostringstream out;
-  out << usage_head;
+  out << usage_head();
   for (const CommandSpec& c : command_specs()) print_command(out, c);
   out << usage_tail;
   return out.str();
@@ -164,7 +171,7 @@ std::string command_usage(const std::string& command) {
   for (const CommandSpec& c : command_specs()) {
     if (c.name != command) continue;
     std::ostringstream out;
-    out << usage_head;
+    out << usage_head();
     print_command(out, c);
     out << usage_tail;
     return out.str();
@@ -172,8 +179,16 @@ std::string command_usage(const std::string& command) {
   throw UsageError("unknown command '" + command + "'");
 }
 
+const std::string& program_name() { return program_name_storage(); }
+
+void set_program_name(const std::string& path) {
+  const std::string base = path.substr(path.find_last_of('/') + 1);
+  if (!base.empty()) program_name_storage() = base;
+}
+
 std::string version_line() {
-  return std::string("kernel-lab ") + build_version() + " (commit " + build_commit() + ")";
+  const std::string harness = std::string("kernel-lab ") + build_version() + " (commit " + build_commit() + ")";
+  return program_name() == "kernel-lab" ? harness : program_name() + " on the harness of " + harness;
 }
 
 std::string json_quote(const std::string& text) { return bench::json_string(text); }
@@ -202,19 +217,19 @@ int run_command(const std::vector<std::string>& argv, std::ostream& out, std::os
         if (args.command == c.spec.name) return c.run(args, out);
     throw UsageError("command '" + args.command + "' is not implemented");
   } catch (const UsageError& e) {
-    err << "kernel-lab: " << e.what() << "\n(run `kernel-lab help` for usage)\n";
+    err << program_name() << ": " << e.what() << "\n(run `" << program_name() << " help` for usage)\n";
     return 2;
   } catch (const NoGpuError& e) {
-    err << "kernel-lab: " << e.what() << "\n";
+    err << program_name() << ": " << e.what() << "\n";
     return 2;
   } catch (const std::invalid_argument& e) {
-    err << "kernel-lab: " << e.what() << "\n";
+    err << program_name() << ": " << e.what() << "\n";
     return 2;
   } catch (const CudaError& e) {
-    err << "kernel-lab: CUDA error: " << e.what() << "\n";
+    err << program_name() << ": CUDA error: " << e.what() << "\n";
     return 1;
   } catch (const std::exception& e) {
-    err << "kernel-lab: " << e.what() << "\n";
+    err << program_name() << ": " << e.what() << "\n";
     return 1;
   }
 }

@@ -18,8 +18,12 @@ std::string usage();
 // One command's part of usage() (`kernel-lab help run`, `kernel-lab run --help`); throws
 // UsageError for an unknown command.
 std::string command_usage(const std::string& command);
-// "kernel-lab 0.1.0 (commit 1a2b3c4)": the project version and the commit it was built from.
+// "kernel-lab 0.1.0 (commit 1a2b3c4)": the project version and the commit it was built from; a
+// program of another project says "<its name> on the harness of kernel-lab 0.1.0 (...)".
 std::string version_line();
+// The name usage lines and messages print: "kernel-lab" unless main() set its argv[0].
+const std::string& program_name();
+void set_program_name(const std::string& path);
 
 int cmd_list(const ParsedArgs& args, std::ostream& out);
 int cmd_info(const ParsedArgs& args, std::ostream& out);

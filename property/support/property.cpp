@@ -92,9 +92,13 @@ std::string replay_lines(const std::string& id, const rc::detail::Reproduce& rep
   std::string lines = "Replay this shrunk case:\n";
   // ctest sets the test's own environment (sanitizer mode, tier, defaults), and a user's
   // RC_PARAMS reaches every run, so the line names the very test that failed, sanitizer runs too.
-  if (const std::string ctest_name = env_or_empty("KL_CTEST_NAME"); !ctest_name.empty())
-    lines += "  " + params + " ctest --preset " KL_PRESET " -R " + shell_word(exact_ctest_regex(ctest_name)) +
+  if (const std::string ctest_name = env_or_empty("KL_CTEST_NAME"); !ctest_name.empty()) {
+    // The preset of the tree that registered the test (a project using the installed harness
+    // has its own); the preset this library was built with otherwise.
+    const std::string preset = env_or_empty("KL_CTEST_PRESET").empty() ? KL_PRESET : env_or_empty("KL_CTEST_PRESET");
+    lines += "  " + params + " ctest --preset " + shell_word(preset) + " -R " + shell_word(exact_ctest_regex(ctest_name)) +
              " --output-on-failure\n";
+  }
   // The binary alone (no sanitizer, no ctest) must see the same shape variables as the run.
   lines += "  " + shape_environment() + params + " " + shell_word(binary) + " " +
            shell_word("--gtest_filter=" + filter) + "\n";

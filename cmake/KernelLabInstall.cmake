@@ -1,0 +1,70 @@
+# `cmake --install` exports the harness as the CMake package KernelLab, for projects that put
+# their own kernels under it (examples/own-kernel is one):
+#   find_package(KernelLab REQUIRED)
+#   target_link_libraries(my_kernels PUBLIC KernelLab::harness)
+#   kl_family(my_family BENCHED)                       # my_kernels defines kl::family_my_family()
+#   kl_add_family_set(NAME my_lab LIBRARIES my_kernels)
+#   add_executable(my-lab) ; target_link_libraries(my-lab PRIVATE KernelLab::cli_main my_lab)
+#   set(KL_CLI_TARGET my-lab) ; kl_add_gpu_test(...) ; kl_add_planted_finding(...) ; ...
+#
+# Targets (namespace KernelLab::): common (CUDA checks, device and guarded buffers, the
+# registry's vocabulary, timing, the watchdog), bench_core (gates, reports, roofline),
+# harness (the command line's commands and the bench's measuring context), cli_main (main()),
+# gpu_test_main (a GoogleTest main that fails without a GPU), property_support (KL_PROPERTY,
+# generators, replay lines). CMake functions: kl_family, kl_add_family_set, kl_add_host_test,
+# kl_add_gpu_test (with its four sanitizer runs), kl_add_slow_property_test,
+# kl_add_planted_finding, kl_finalize_planted_findings, kl_add_perf_test,
+# kl_add_family_perf_tests, kl_gpu_resources, and the gpu preset's configure-time check.
+include(CMakePackageConfigHelpers)
+
+set(KL_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/KernelLab)
+set(KL_INSTALL_DATADIR ${CMAKE_INSTALL_DATADIR}/KernelLab)
+set(KL_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/kernel_lab)
+
+# The exported names, without the kl_ prefix the lab's own build uses.
+set_target_properties(kl_common PROPERTIES EXPORT_NAME common)
+set_target_properties(kl_bench_core PROPERTIES EXPORT_NAME bench_core)
+set_target_properties(kl_harness PROPERTIES EXPORT_NAME harness)
+set_target_properties(kl_cli_main PROPERTIES EXPORT_NAME cli_main)
+set_target_properties(kl_gpu_test_main PROPERTIES EXPORT_NAME gpu_test_main)
+set_target_properties(kl_property_support PROPERTIES EXPORT_NAME property_support)
+set_target_properties(kl_compile_options PROPERTIES EXPORT_NAME compile_options)
+
+install(TARGETS kl_common kl_bench_core kl_harness kl_cli_main kl_gpu_test_main kl_property_support
+                kl_compile_options
+  EXPORT KernelLabTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${KL_INSTALL_INCLUDEDIR})
+install(EXPORT KernelLabTargets NAMESPACE KernelLab:: DESTINATION ${KL_INSTALL_CMAKEDIR})
+
+# The harness's headers only: the lab's family headers (kl/elementwise.hpp, ...) stay out.
+install(FILES
+  kernels/include/kl/case_result.hpp kernels/include/kl/check.hpp kernels/include/kl/device_buffer.hpp
+  kernels/include/kl/device_facts.hpp kernels/include/kl/error_bounds.hpp kernels/include/kl/geometry.hpp
+  kernels/include/kl/guarded_buffer.hpp kernels/include/kl/registry.hpp kernels/include/kl/test_env.hpp
+  kernels/include/kl/timing.hpp kernels/include/kl/watchdog.hpp kernels/include/kl/watchdog.cuh
+  DESTINATION ${KL_INSTALL_INCLUDEDIR}/kl)
+install(FILES
+  bench/core/format.hpp bench/core/gates.hpp bench/core/lessons.hpp bench/core/repetitions.hpp
+  bench/core/report.hpp bench/core/result.hpp bench/core/roofline.hpp bench/core/sgemm_ladder.hpp
+  DESTINATION ${KL_INSTALL_INCLUDEDIR}/core)
+install(FILES
+  bench/cli/args.hpp bench/cli/bench_context.hpp bench/cli/bench_selection.hpp bench/cli/cli.hpp
+  bench/cli/family.hpp bench/cli/run_support.hpp bench/cli/sanitizer.hpp bench/cli/version.hpp
+  DESTINATION ${KL_INSTALL_INCLUDEDIR}/cli)
+install(FILES property/support/generators.hpp property/support/property.hpp
+  DESTINATION ${KL_INSTALL_INCLUDEDIR}/property)
+install(FILES bench/cli/main.cpp DESTINATION ${KL_INSTALL_DATADIR})
+install(PROGRAMS ci/ctest-gpu-env.sh tests/support/expect_exit.sh DESTINATION ${KL_INSTALL_DATADIR})
+install(FILES
+  cmake/KernelLabFamilies.cmake cmake/KernelLabGpuCheck.cmake cmake/KernelLabTesting.cmake
+  DESTINATION ${KL_INSTALL_CMAKEDIR})
+
+configure_package_config_file(cmake/KernelLabConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/KernelLabConfig.cmake
+  INSTALL_DESTINATION ${KL_INSTALL_CMAKEDIR}
+  PATH_VARS KL_INSTALL_DATADIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/KernelLabConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/KernelLabConfig.cmake ${PROJECT_BINARY_DIR}/KernelLabConfigVersion.cmake
+  DESTINATION ${KL_INSTALL_CMAKEDIR})
