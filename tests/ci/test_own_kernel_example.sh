@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# examples/own-kernel against the installed package: `cmake --install` of this build tree into a
+# scratch prefix, then the example configured with find_package(KernelLab), built, and its host
+# tier run. Also checks the package holds the harness only (no family of the lab) and that the
+# example registers its whole GPU tier: unit tests and properties with their four sanitizer runs,
+# the planted bug's expected finding and its fix check, and the perf test.
+# shellcheck source=tests/ci/lib.sh
+. "$(dirname "$0")/lib.sh"
+: "${KL_BUILD_DIR:?set KL_BUILD_DIR to the kernel-lab build tree}"
+: "${KL_CMAKE:=cmake}"
+: "${KL_CTEST:=ctest}"
+
+prefix=$scratch/prefix
+build=$scratch/own-kernel
+run_captured "$KL_CMAKE" --install "$KL_BUILD_DIR" --prefix "$prefix"
+check "cmake --install succeeds" equals "$status" 0 || printf '%s\n' "$out" >&2
+check "the package config is installed" test -f "$prefix/lib/cmake/KernelLab/KernelLabConfig.cmake"
+check "the harness headers are installed" test -f "$prefix/include/kernel_lab/cli/family.hpp"
+check "no family of the lab is installed" test ! -e "$prefix/include/kernel_lab/kl/elementwise.hpp"
+
+run_captured "$KL_CMAKE" -S "$KL_SOURCE_DIR/examples/own-kernel" -B "$build" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$prefix" -DKL_PRESET=host ${KL_CUDA_COMPILER:+-DCMAKE_CUDA_COMPILER="$KL_CUDA_COMPILER"} \
+  ${KL_CXX_COMPILER:+-DCMAKE_CXX_COMPILER="$KL_CXX_COMPILER"}
+check "the example configures against the installed package" equals "$status" 0 || printf '%s\n' "$out" >&2
+run_captured "$KL_CMAKE" --build "$build"
+check "the example builds" equals "$status" 0 || printf '%s\n' "$out" >&2
+check "the example builds without warnings" lacks "$out" "warning"
+
+run_captured "$KL_CTEST" --test-dir "$build" -N
+listed=$out
+for t in starter.host starter.cli.no_gpu_exits_2 starter.unit starter.unit.memcheck starter.unit.racecheck \
+  starter.unit.synccheck starter.unit.initcheck starter.property starter.property.memcheck \
+  starter.property.initcheck kl.expect.memcheck-saxpy-off-by-one \
+  kl.expect.memcheck-saxpy-off-by-one.fix_is_silent starter.perf.starter; do
+  check "the example registers $t" contains "$listed" "Test +#[0-9]+: ${t//./\\.}$"
+done
+
+run_captured "$KL_CTEST" --test-dir "$build" -L '^host$' --output-on-failure
+check "the example's host tier passes" contains "$out" "100% tests passed, 0 tests failed out of 2"
+printf '%s\n' "$out"
+finish
