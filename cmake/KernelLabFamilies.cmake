@@ -8,7 +8,7 @@
 # kl_family(<name> [BENCHED])
 # Declares a family defined by kl::family_<name>(). BENCHED: it has bench cases, so the perf tier
 # registers kl.perf.<name> for it (the host test kl.bench.consistency checks the flag against the
-# family object). Declaration order is the catalogue's order.
+# family object). Declaration order is the catalogue's order; declarations are per project.
 function(kl_family name)
   cmake_parse_arguments(ARG "BENCHED" "" "" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
@@ -17,23 +17,24 @@ function(kl_family name)
   if(NOT name MATCHES "^[a-z][a-z0-9_]*$")
     message(FATAL_ERROR "kl_family(${name}): a family name is lower-case letters, digits and _ (a C++ identifier)")
   endif()
-  get_property(declared GLOBAL PROPERTY KL_DECLARED_FAMILIES)
+  get_property(declared GLOBAL PROPERTY KL_DECLARED_FAMILIES_${PROJECT_NAME})
   if(name IN_LIST declared)
     message(FATAL_ERROR "kl_family(${name}): declared twice")
   endif()
-  set_property(GLOBAL APPEND PROPERTY KL_DECLARED_FAMILIES ${name})
+  set_property(GLOBAL APPEND PROPERTY KL_DECLARED_FAMILIES_${PROJECT_NAME} ${name})
   if(ARG_BENCHED)
-    set_property(GLOBAL APPEND PROPERTY KL_BENCHED_FAMILIES ${name})
+    set_property(GLOBAL APPEND PROPERTY KL_BENCHED_FAMILIES_${PROJECT_NAME} ${name})
   endif()
 endfunction()
 
-# kl_declared_families(<out-var> [BENCHED]): the families declared so far (the benched ones only).
+# kl_declared_families(<out-var> [BENCHED]): the families the current project declared so far
+# (the benched ones only). Per project: kernel-lab added as a subproject keeps its own.
 function(kl_declared_families out)
   cmake_parse_arguments(ARG "BENCHED" "" "" ${ARGN})
   if(ARG_BENCHED)
-    get_property(list GLOBAL PROPERTY KL_BENCHED_FAMILIES)
+    get_property(list GLOBAL PROPERTY KL_BENCHED_FAMILIES_${PROJECT_NAME})
   else()
-    get_property(list GLOBAL PROPERTY KL_DECLARED_FAMILIES)
+    get_property(list GLOBAL PROPERTY KL_DECLARED_FAMILIES_${PROJECT_NAME})
   endif()
   set(${out} "${list}" PARENT_SCOPE)
 endfunction()
@@ -41,7 +42,7 @@ endfunction()
 # kl_add_family_set(NAME <target> LIBRARIES <lib>... [FAMILIES <f>...])
 # An INTERFACE target to link programs and test binaries against: the libraries that define the
 # families (LIBRARIES) plus the generated list kl::families() of FAMILIES (default: every family
-# declared with kl_family so far). The list is linked whole-archive, because the harness, not
+# the current project declared with kl_family so far). The list is linked whole-archive, because the harness, not
 # the program, is what calls kl::families(): a plain static library member nobody referenced
 # yet would be left out of the link.
 function(kl_add_family_set)

@@ -9,21 +9,23 @@ if(NOT DEFINED KL_CLI_TARGET)
 endif()
 # Helper scripts: beside this file's ci/ and tests/support/ in the source tree; an installed
 # package sets KL_SCRIPT_DIR to where it installed them.
+# What the functions below read is kept in the cache (INTERNAL), so they also work when called
+# from a project that added kernel-lab with add_subdirectory or FetchContent.
 if(NOT DEFINED KL_SCRIPT_DIR)
-  set(KL_SCRIPT_DIR "${CMAKE_CURRENT_LIST_DIR}/..")
-  set(KL_EXPECT_EXIT "${KL_SCRIPT_DIR}/tests/support/expect_exit.sh")
-  set(KL_GPU_LAUNCHER "${KL_SCRIPT_DIR}/ci/ctest-gpu-env.sh")
+  set(_kl_expect_exit "${CMAKE_CURRENT_LIST_DIR}/../tests/support/expect_exit.sh")
+  set(_kl_gpu_launcher "${CMAKE_CURRENT_LIST_DIR}/../ci/ctest-gpu-env.sh")
 else()
-  set(KL_EXPECT_EXIT "${KL_SCRIPT_DIR}/expect_exit.sh")
-  set(KL_GPU_LAUNCHER "${KL_SCRIPT_DIR}/ctest-gpu-env.sh")
+  set(_kl_expect_exit "${KL_SCRIPT_DIR}/expect_exit.sh")
+  set(_kl_gpu_launcher "${KL_SCRIPT_DIR}/ctest-gpu-env.sh")
 endif()
-cmake_path(NORMAL_PATH KL_EXPECT_EXIT)
-cmake_path(NORMAL_PATH KL_GPU_LAUNCHER)
+cmake_path(NORMAL_PATH _kl_expect_exit)
+cmake_path(NORMAL_PATH _kl_gpu_launcher)
+set(KL_EXPECT_EXIT "${_kl_expect_exit}" CACHE INTERNAL "expect_exit.sh: passes if a command exits with a code and prints a pattern")
 
 # Tiers are ctest labels: host (no GPU), gpu, property, sanitizer + <tool>, perf, slow.
 # `ctest --preset host` selects label host; `ctest --preset gpu` runs everything.
 
-set(KL_SANITIZER_TOOLS memcheck racecheck synccheck initcheck)
+set(KL_SANITIZER_TOOLS memcheck racecheck synccheck initcheck CACHE INTERNAL "compute-sanitizer tools of every GPU test")
 
 # RapidCheck parameters reach a test in two layers (kl::prop::tier_params(), property.hpp):
 # KL_RC_DEFAULTS, the registered test's defaults, set here in its ctest ENVIRONMENT; and RC_PARAMS,
@@ -35,7 +37,8 @@ set(KL_SANITIZER_TOOLS memcheck racecheck synccheck initcheck)
 # deep tier (-DKL_SANITIZER_RC_PARAMS=...; the name predates KL_RC_DEFAULTS and is kept for it).
 set(KL_SANITIZER_RC_PARAMS "max_success=8 max_size=40" CACHE STRING
     "RapidCheck defaults (KL_RC_DEFAULTS) of every test run under compute-sanitizer; RC_PARAMS overrides them key by key")
-set(KL_SANITIZER_ENV "KL_SANITIZER_SMALL=1" "KL_RC_DEFAULTS=${KL_SANITIZER_RC_PARAMS}")
+set(KL_SANITIZER_ENV "KL_SANITIZER_SMALL=1" "KL_RC_DEFAULTS=${KL_SANITIZER_RC_PARAMS}" CACHE INTERNAL
+    "environment of every test run under compute-sanitizer")
 # Defaults of every GPU test's run outside the sanitizers (the slow tier keeps its own count);
 # empty: RapidCheck's. ci/gpu.sh sets it for the nightly deep tier's property tests.
 set(KL_GPU_RC_DEFAULTS "" CACHE STRING
@@ -49,6 +52,7 @@ set(KL_TEST_TIMEOUT_SCALE 1 CACHE STRING "Factor applied to the timeout of every
 # `ctest --resource-spec-file SPEC`, where SPEC gives each GPU KL_CTEST_GPU_SLOTS slots, ctest
 # allocates a GPU to each test and the launcher exports it as CUDA_VISIBLE_DEVICES. Without a spec
 # file ctest allocates nothing, the launcher changes nothing, and every test sees every GPU.
+set(KL_GPU_LAUNCHER "${_kl_gpu_launcher}" CACHE INTERNAL "ci/ctest-gpu-env.sh: ctest's GPU allocation -> CUDA_VISIBLE_DEVICES")
 set(KL_CTEST_GPU_SLOTS 8 CACHE STRING
     "GPU tests that may share one GPU under a ctest resource spec (a perf test takes all of them)")
 
@@ -284,12 +288,12 @@ function(kl_add_planted_finding)
     DEPENDS ${KL_CLI_TARGET}
     USES_TERMINAL
     COMMENT "compute-sanitizer ${ARG_TOOL} on planted bug ${ARG_NAME}")
-  set_property(GLOBAL APPEND PROPERTY KL_PLANTED_FINDINGS "${ARG_NAME}:${ARG_TOOL}")
+  set_property(GLOBAL APPEND PROPERTY KL_PLANTED_FINDINGS_${PROJECT_NAME} "${ARG_NAME}:${ARG_TOOL}")
 endfunction()
 
 # Writes the CMake-side list of planted findings where the registry consistency test reads it.
 function(kl_finalize_planted_findings)
-  get_property(findings GLOBAL PROPERTY KL_PLANTED_FINDINGS)
+  get_property(findings GLOBAL PROPERTY KL_PLANTED_FINDINGS_${PROJECT_NAME})
   list(SORT findings)
   string(REPLACE ";" "\n" lines "${findings}")
   file(WRITE ${PROJECT_BINARY_DIR}/planted_findings.txt "${lines}\n")

@@ -38,4 +38,20 @@ done
 run_captured "$KL_CTEST" --test-dir "$build" -L '^host$' --output-on-failure
 check "the example's host tier passes" contains "$out" "100% tests passed, 0 tests failed out of 2"
 printf '%s\n' "$out"
+
+# The same project with the harness built from this source tree (add_subdirectory, as
+# FetchContent does it): the same tests, and none of the lab's own.
+sub=$scratch/own-kernel-subdir
+run_captured "$KL_CMAKE" -S "$KL_SOURCE_DIR/examples/own-kernel" -B "$sub" -G Ninja \
+  -DKERNEL_LAB_SOURCE_DIR="$KL_SOURCE_DIR" -DKL_PRESET=host ${KL_CUDA_COMPILER:+-DCMAKE_CUDA_COMPILER="$KL_CUDA_COMPILER"} \
+  ${KL_CXX_COMPILER:+-DCMAKE_CXX_COMPILER="$KL_CXX_COMPILER"}
+check "the example configures with kernel-lab as a subdirectory" equals "$status" 0 || printf '%s\n' "$out" >&2
+run_captured "$KL_CMAKE" --build "$sub"
+check "the example builds with kernel-lab as a subdirectory" equals "$status" 0 || printf '%s\n' "$out" >&2
+run_captured "$KL_CTEST" --test-dir "$sub" -N
+check "the subdirectory build registers the example's tests" equals "$(printf '%s\n' "$out" | grep -c 'Test +#')" \
+  "$(printf '%s\n' "$listed" | grep -c 'Test +#')"
+check "and none of the lab's" lacks "$out" "Test +#[0-9]+: kl\\.(elementwise|matmul|cli|ci)"
+run_captured "$KL_CTEST" --test-dir "$sub" -L '^host$' --output-on-failure
+check "its host tier passes" contains "$out" "100% tests passed, 0 tests failed out of 2"
 finish
