@@ -311,7 +311,8 @@ function(kl_add_perf_test)
 endfunction()
 
 # kl_add_family_perf_tests(PREFIX p GATES file OUTPUT_DIR dir [FAMILIES f...])
-# One perf test <p>.perf.<family> per benched family (default: those declared
+# The host test <p>.gates.consistency (`<program> gates file`: every key names a benched result),
+# and one perf test <p>.perf.<family> per benched family (default: those declared
 # kl_family(<f> BENCHED)): `<program> bench --family f --gates file`, writing its JSON, Markdown
 # and TSV reports to dir/<family>.{json,md,tsv}. Writes dir/../bench_families.txt, the list the
 # host consistency test compares with the family objects.
@@ -326,6 +327,9 @@ function(kl_add_family_perf_tests)
   string(REPLACE ";" "\n" lines "${ARG_FAMILIES}")
   file(WRITE ${PROJECT_BINARY_DIR}/bench_families.txt "${lines}\n")
   file(MAKE_DIRECTORY ${ARG_OUTPUT_DIR})
+  # The gates file names only results the bench produces (host, no GPU).
+  add_test(NAME ${ARG_PREFIX}.gates.consistency COMMAND $<TARGET_FILE:${KL_CLI_TARGET}> gates ${ARG_GATES})
+  set_tests_properties(${ARG_PREFIX}.gates.consistency PROPERTIES LABELS host TIMEOUT 60)
   foreach(family IN LISTS ARG_FAMILIES)
     kl_add_perf_test(NAME ${ARG_PREFIX}.perf.${family}
       ARGS $<TARGET_FILE:${KL_CLI_TARGET}> bench --family ${family} --gates ${ARG_GATES}

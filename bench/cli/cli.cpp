@@ -56,6 +56,8 @@ std::vector<CommandSpec> harness_commands() {
        "validated, L2 flushed, CUDA events, median and spread), each as a ratio to a ceiling\n"
        "measured here (cuBLAS, CUB, copy) and to the physical roofline\n",
        Needs::gpu},
+      {"gates", {}, 1, false, "<file>",
+       "check a gates file without a GPU: every key it names is a result the bench produces\n", Needs::host},
       {"sanitize",
        {{"tool", "T", "memcheck, racecheck, synccheck or initcheck"}},
        0, true, "-- <command...>", "run a command under compute-sanitizer T\n", Needs::gpu_and_sanitizer},
@@ -209,6 +211,7 @@ int run_command(const std::vector<std::string>& argv, std::ostream& out, std::os
     if (args.command == "info") return cmd_info(args, out);
     if (args.command == "run") return cmd_run(args, out);
     if (args.command == "bench") return cmd_bench(args, out);
+    if (args.command == "gates") return cmd_gates(args, out);
     if (args.command == "sanitize") return cmd_sanitize(args, out);
     if (args.command == "expect") return cmd_expect(args, out);
     if (args.command == "repro") return cmd_repro(args, out);

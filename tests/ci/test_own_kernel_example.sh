@@ -31,13 +31,20 @@ listed=$out
 for t in starter.host starter.cli.no_gpu_exits_2 starter.unit starter.unit.memcheck starter.unit.racecheck \
   starter.unit.synccheck starter.unit.initcheck starter.property starter.property.memcheck \
   starter.property.initcheck kl.expect.memcheck-saxpy-off-by-one \
-  kl.expect.memcheck-saxpy-off-by-one.fix_is_silent starter.perf.starter; do
+  kl.expect.memcheck-saxpy-off-by-one.fix_is_silent starter.gates.consistency starter.perf.starter \
+  starter.perf.gate_bites; do
   check "the example registers $t" contains "$listed" "Test +#[0-9]+: ${t//./\\.}$"
 done
 
 run_captured "$KL_CTEST" --test-dir "$build" -L '^host$' --output-on-failure
-check "the example's host tier passes" contains "$out" "100% tests passed, 0 tests failed out of 2"
+check "the example's host tier passes" contains "$out" "100% tests passed(, 0 tests failed)? out of 3"
 printf '%s\n' "$out"
+
+# Its program checks gates files like kernel-lab does: a key no bench case produces is refused.
+printf '[default]\nmin_ratio starter.saxpy >= 0.5\nmin_ratio starter.nosuch >= 0.5\n' >"$scratch/typo.conf"
+run_captured "$build/starter-lab" gates "$scratch/typo.conf"
+check "starter-lab gates refuses a key no bench case produces" equals "$status" 2
+check "and names the line and the key" contains "$out" "typo.conf:3: min_ratio\(starter\.nosuch\) names starter\.nosuch"
 
 # The same project with the harness built from this source tree (add_subdirectory, as
 # FetchContent does it): the same tests, and none of the lab's own.
@@ -53,5 +60,5 @@ check "the subdirectory build registers the example's tests" equals "$(printf '%
   "$(printf '%s\n' "$listed" | grep -c 'Test +#')"
 check "and none of the lab's" lacks "$out" "Test +#[0-9]+: kl\\.(elementwise|matmul|cli|ci)"
 run_captured "$KL_CTEST" --test-dir "$sub" -L '^host$' --output-on-failure
-check "its host tier passes" contains "$out" "100% tests passed, 0 tests failed out of 2"
+check "its host tier passes" contains "$out" "100% tests passed(, 0 tests failed)? out of 3"
 finish

@@ -419,3 +419,21 @@ TEST(CliRun, BasicsShapeLineNamesWhatTheKernelReads) {
   EXPECT_EQ(kl::basics::describe(Kernel::non_coalesced, s), "n=65535 block=256 threads=512 (in all)");
   EXPECT_EQ(kl::basics::describe(Kernel::dot3, s), "n=65535 block=256");
 }
+
+// `kernel-lab gates FILE` refuses a gate naming a result no bench case produces (exit 2, the line
+// and the key named) and accepts bench/gates.conf (KL_GATES_FILE, set by tests/CMakeLists.txt).
+TEST(CliGates, KeysNoBenchCaseProducesAreRefused) {
+  const std::string path = testing::TempDir() + "kl_gates_typo.conf";
+  std::ofstream(path) << "[default]\nmin_ratio elementwise.add >= 0.3\norder matmul.naive >= 2 x matmul.nosuch\n";
+  const Outcome bad = run({"gates", path});
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("kl_gates_typo.conf:3: order(matmul.naive / matmul.nosuch) names matmul.nosuch"),
+            std::string::npos)
+      << bad.err;
+  EXPECT_EQ(bad.err.find("elementwise.add,"), std::string::npos) << bad.err;
+  const char* gates = std::getenv("KL_GATES_FILE");
+  ASSERT_NE(gates, nullptr) << "set KL_GATES_FILE to bench/gates.conf";
+  const Outcome good = run({"gates", gates});
+  EXPECT_EQ(good.code, 0) << good.err;
+  EXPECT_NE(good.out.find("every key a result the bench produces"), std::string::npos) << good.out;
+}
