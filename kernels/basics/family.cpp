@@ -1,12 +1,12 @@
-// `kernel-lab run basics.<variant>`: hello and atomic_counter take --blocks B --threads T
-// (threads per block);
-// matr and sum_matr --rows R --cols C --block BXxBY; the 1-D kernels --n N --block B, and the
-// two access kernels also --threads T (threads in all, a multiple of the block).
-// Bench hook of the basics family (seed 004's first kernels): GB/s of bytes read plus written
-// over 2^26 elements (256 MiB of output), against the device-to-device copy. hello prints and
-// the atomic counter serialises on one address: neither is a bandwidth, neither is benched. The two access kernels write the same 2^26 values; non_coalesced spreads them
-// over twice the memory, and its GB/s counts the values it writes, so the pair reads as the
-// seed's lesson: what a stride of 2 costs.
+// The basics family as the harness sees it (seed 004's first kernels; family.hpp).
+// run: hello and atomic_counter take --blocks B --threads T (threads per block); matr and
+// sum_matr --rows R --cols C --block BXxBY; the 1-D kernels --n N --block B, and the two access
+// kernels also --threads T (threads in all, a multiple of the block).
+// bench: GB/s of bytes read plus written over 2^26 elements (256 MiB of output), against the
+// device-to-device copy. hello prints and the atomic counter serialises on one address: neither
+// is a bandwidth, neither is benched. The two access kernels write the same 2^26 values;
+// non_coalesced spreads them over twice the memory, and its GB/s counts the values it writes,
+// so the pair reads as the seed's lesson: what a stride of 2 costs.
 #include "family.hpp"
 #include "bench_context.hpp"
 #include "run_support.hpp"
@@ -212,21 +212,23 @@ bench::Result basics_bench_measure(const BenchCase& c, Bench& ctx) {
 namespace kl {
 
 const Family& family_basics() {
-  static const Family family{
-      .name = "basics",
-      .variants = variants_of(basics::variants()),
-      .run_flags = {{"rows", "R", "rows of the 2-D kernels (matr, sum_matr; default 1024)"},
-                    {"cols", "C", "columns of the 2-D kernels (default 1024)"},
-                    {"n", "N", "elements of the 1-D kernels (default 2^20)"},
-                    {"block", "B|BXxBY", "threads per block; BXxBY for the 2-D kernels (default 256, 16x16)"},
-                    {"blocks", "N", "blocks in the grid of hello and atomic_counter (default 2, 1024)"},
-                    {"threads", "T", "per block for hello and atomic_counter, else threads in all"},
-                    cli::seed_flag_spec(),
-                    cli::reps_flag_spec()},
-      .run = cli::run_basics,
-      .bench_cases = cli::basics_bench_cases,
-      .bench_measure = cli::basics_bench_measure,
-  };
+  static const Family family = [] {
+    Family f;
+    f.name = "basics";
+    f.variants = variants_of(basics::variants());
+    f.run_flags = {{"rows", "R", "rows of the 2-D kernels (matr, sum_matr; default 1024)"},
+                   {"cols", "C", "columns of the 2-D kernels (default 1024)"},
+                   {"n", "N", "elements of the 1-D kernels (default 2^20)"},
+                   {"block", "B|BXxBY", "threads per block; BXxBY for the 2-D kernels (default 256, 16x16)"},
+                   {"blocks", "N", "blocks in the grid of hello and atomic_counter (default 2, 1024)"},
+                   {"threads", "T", "per block for hello and atomic_counter, else threads in all"},
+                   cli::seed_flag_spec(),
+                   cli::reps_flag_spec()};
+    f.run = cli::run_basics;
+    f.bench_cases = cli::basics_bench_cases;
+    f.bench_measure = cli::basics_bench_measure;
+    return f;
+  }();
   return family;
 }
 

@@ -1,6 +1,8 @@
-// `kernel-lab run dispatch.<variant> --width W --height H --block BXxBY` and `kernel-lab coords`.
-// Bench hook of the dispatch family: record_thread_coords writes (col, row) for every cell of an
-// 8192 x 8192 grid, 512 MiB of ints; GB/s of bytes written against the device-to-device copy.
+// The dispatch family as the harness sees it (family.hpp).
+// run: --width W --height H --block BXxBY; and its own command, `kernel-lab coords`, which
+// prints the grid of thread coordinates as the seeds do.
+// bench: record_thread_coords writes (col, row) for every cell of an 8192 x 8192 grid, 512 MiB
+// of ints; GB/s of bytes written against the device-to-device copy.
 #include "family.hpp"
 #include "bench_context.hpp"
 #include "cli.hpp"
@@ -99,25 +101,27 @@ bench::Result dispatch_bench_measure(const BenchCase& c, Bench& ctx) {
 namespace kl {
 
 const Family& family_dispatch() {
-  static const Family family{
-      .name = "dispatch",
-      .variants = variants_of(dispatch::variants()),
-      .run_flags = {{"width", "W", "cells per row of the grid (default 1024)"},
-                    {"height", "H", "rows of the grid (default 1024)"},
-                    {"block", "BXxBY", "threads per block (default 16x16)"},
-                    cli::reps_flag_spec()},
-      .run = cli::run_dispatch,
-      .bench_cases = cli::dispatch_bench_cases,
-      .bench_measure = cli::dispatch_bench_measure,
-      .commands = {{{"coords",
-                     {{"width", "W", "cells per row (default 4)"},
-                      {"height", "H", "rows (default 6)"},
-                      {"block", "BXxBY", "threads per block (default 2x2)"},
-                      {"order", "col,row|row,col", "how each cell is printed (default col,row)"},
-                      {"variant", "V", "dispatch variant (default record_thread_coords_guarded)"}},
-                     0, false, "", "print the grid of thread coordinates as the seeds do\n", cli::Needs::gpu},
-                    cli::cmd_coords}},
-  };
+  static const Family family = [] {
+    Family f;
+    f.name = "dispatch";
+    f.variants = variants_of(dispatch::variants());
+    f.run_flags = {{"width", "W", "cells per row of the grid (default 1024)"},
+                   {"height", "H", "rows of the grid (default 1024)"},
+                   {"block", "BXxBY", "threads per block (default 16x16)"},
+                   cli::reps_flag_spec()};
+    f.run = cli::run_dispatch;
+    f.bench_cases = cli::dispatch_bench_cases;
+    f.bench_measure = cli::dispatch_bench_measure;
+    f.commands = {{{"coords",
+                    {{"width", "W", "cells per row (default 4)"},
+                     {"height", "H", "rows (default 6)"},
+                     {"block", "BXxBY", "threads per block (default 2x2)"},
+                     {"order", "col,row|row,col", "how each cell is printed (default col,row)"},
+                     {"variant", "V", "dispatch variant (default record_thread_coords_guarded)"}},
+                    0, false, "", "print the grid of thread coordinates as the seeds do\n", cli::Needs::gpu},
+                   cli::cmd_coords}};
+    return f;
+  }();
   return family;
 }
 

@@ -1,6 +1,6 @@
-// `kernel-lab run elementwise.<variant> --n N --block B`
-// Bench hook of the elementwise family: GB/s of bytes read plus written over 2^26 floats
-// (256 MiB per array, five times the H100's L2), against the device-to-device copy.
+// The elementwise family as the harness sees it (family.hpp).
+// run: --n N --block B. bench: GB/s of bytes read plus written over 2^26 floats (256 MiB per
+// array, five times the H100's L2), against the device-to-device copy.
 #include "family.hpp"
 #include "bench_context.hpp"
 #include "run_support.hpp"
@@ -95,17 +95,19 @@ bench::Result elementwise_bench_measure(const BenchCase& c, Bench& ctx) {
 namespace kl {
 
 const Family& family_elementwise() {
-  static const Family family{
-      .name = "elementwise",
-      .variants = variants_of(elementwise::variants()),
-      .run_flags = {{"n", "N", "elements (default 2^20)"},
-                    {"block", "B", "threads per block (default 256)"},
-                    cli::seed_flag_spec(),
-                    cli::reps_flag_spec()},
-      .run = cli::run_elementwise,
-      .bench_cases = cli::elementwise_bench_cases,
-      .bench_measure = cli::elementwise_bench_measure,
-  };
+  static const Family family = [] {
+    Family f;
+    f.name = "elementwise";
+    f.variants = variants_of(elementwise::variants());
+    f.run_flags = {{"n", "N", "elements (default 2^20)"},
+                   {"block", "B", "threads per block (default 256)"},
+                   cli::seed_flag_spec(),
+                   cli::reps_flag_spec()};
+    f.run = cli::run_elementwise;
+    f.bench_cases = cli::elementwise_bench_cases;
+    f.bench_measure = cli::elementwise_bench_measure;
+    return f;
+  }();
   return family;
 }
 

@@ -1,13 +1,16 @@
-// `kernel-lab run matmul.<variant> --m M --n N --k K [--bias 1]` and
-// `kernel-lab run imatmul.<variant> --n N`: check against the oracle, then time; matmul also
-// times cuBLAS SGEMM on the same shape in the same process and prints the ratio. Staged inputs
-// (uncoalesced's B transposed, GemmEx's FP16 copies) are written once, before the timing.
-// Bench hooks of matmul (TFLOPS at 4096^3 against cuBLAS SGEMM measured here, and the SGEMM
-// ladder over a sweep of shapes against cuBLAS on each; GemmEx FP16 against the tensor-core roof) and imatmul (int32 TOPS at n = 4096 against the issue bound).
-// Outputs are checked on 16 whole rows and 16 whole columns of C (the full double oracle of a
-// 4096^3 product would take minutes on the host), and all of C is scanned for unwritten
-// elements. Every timed run's C is compared with the last one that passed, byte for byte, and
-// checked again whenever it differs (Bench::validated_timing).
+// The matmul family (FP32, cuBLAS reference) as the harness sees it (family.hpp), with its own
+// command, `kernel-lab tune` (tune_command.cpp). imatmul shares the folder: family_imatmul.cpp.
+// run: --m M --n N --k K [--bias 1]: check against the oracle, then time, and time cuBLAS SGEMM
+// on the same shape in the same process for the ratio.
+// Staged inputs (uncoalesced's B transposed, GemmEx's FP16 copies) are written once, before the
+// timing.
+// bench: matmul in TFLOPS at 4096^3 against cuBLAS SGEMM measured here, and the SGEMM ladder
+// over a sweep of shapes against cuBLAS on each; GemmEx FP16 against the tensor-core roof.
+// Outputs are checked on 16 whole
+// rows and 16 whole columns of C (the full double oracle of a 4096^3 product would take minutes
+// on the host), and all of C is scanned for unwritten elements. Every timed run's C is compared
+// with the last one that passed, byte for byte, and checked again whenever it differs
+// (Bench::validated_timing).
 #include "family.hpp"
 #include "bench_context.hpp"
 #include "run_support.hpp"
@@ -69,30 +72,6 @@ int run_matmul(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) 
         << std::setprecision(3) << rt.median_ms / t.median_ms;
   }
   out << "\n";
-  out.unsetf(std::ios::floatfield);
-  return 0;
-}
-
-int run_imatmul(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) {
-  const imatmul::Variant& v = imatmul::variant(info.name);
-  const imatmul::Shape shape{a.integer("n", 1024, -wide_range, wide_range)};
-  require_supported(info, v.unsupported(shape));
-  const std::uint64_t seed = seed_flag(a);
-  const int reps = reps_flag(a);
-  require_gpu();
-  out << info.id() << ": n=" << shape.n << " seed=" << seed << "\n";
-  const imatmul::Inputs in = imatmul::make_inputs(shape, seed);
-  const CaseResult r = imatmul::run_case(v, shape, in);
-  print_check(out, r);
-  if (!r.ok()) return 1;
-  DeviceBuffer<std::int32_t> x{std::span<const std::int32_t>(in.a)}, y{std::span<const std::int32_t>(in.b)};
-  DeviceBuffer<std::int32_t> z(in.a.size());
-  const TimingSummary t = time_device_work([&](cudaStream_t s) { v.launch({x.data(), y.data(), z.data(), shape}, s); },
-                                           3, reps);
-  print_timing(out, t, 0);
-  const double n = static_cast<double>(shape.n);
-  out << std::fixed << std::setprecision(2) << "throughput: " << 2.0 * n * n * n / (t.median_ms * 1e9)
-      << " TOPS (int32)\n";
   out.unsetf(std::ios::floatfield);
   return 0;
 }
@@ -214,50 +193,6 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
   return r;
 }
 
-// ---- imatmul
-
-namespace {
-
-struct ImatmulInputs {
-  bool ready = false;
-  imatmul::Shape shape{bench_n};
-  imatmul::Inputs host;
-  DeviceBuffer<std::int32_t> a, b, c;
-  std::vector<ExpectedElement> expected;
-
-  void build() {
-    if (ready) return;
-    host = imatmul::make_inputs(shape, bench_seed);
-    a = DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(host.a));
-    b = DeviceBuffer<std::int32_t>(std::span<const std::int32_t>(host.b));
-    c = DeviceBuffer<std::int32_t>(static_cast<std::size_t>(shape.n * shape.n));
-    expected = sampled_product<std::int64_t>(host.a, host.b, shape.n, shape.n, shape.n,
-                                             [](std::int64_t, double) { return 0.0; });  // exact
-    ready = true;
-  }
-};
-
-}  // namespace
-
-std::vector<BenchCase> imatmul_bench_cases() { return cases_of<imatmul::Variant>("imatmul", imatmul::variants()); }
-
-bench::Result imatmul_bench_measure(const BenchCase& c, Bench& ctx) {
-  const imatmul::Variant& v = imatmul::variant(c.variant);
-  ImatmulInputs& in = ctx.state<ImatmulInputs>("imatmul");
-  in.build();
-  const imatmul::Args args{in.a.data(), in.b.data(), in.c.data(), in.shape};
-  const TimingSummary t = ctx.validated_timing(
-      c, [&](cudaStream_t s) { poison_words(in.c.data(), in.c.size(), s); },
-      [&](cudaStream_t s) { v.launch(args, s); }, [&] { return check_product(in.c.download(), in.expected); },
-      output_bytes(in.c));
-  const double n = static_cast<double>(bench_n);
-  const double ops = 2.0 * n * n * n;
-  bench::Result r = throughput_result(c, "n=" + std::to_string(bench_n) + " int32", t, ops, "TOPS", bench::Roof::int32,
-                                      ops / (3.0 * n * n * 4.0));
-  use_roof_as_ceiling(r, ctx.roofline());  // no int32 GEMM library to compare with
-  return r;
-}
-
 }  // namespace kl::cli
 
 namespace kl {
@@ -267,45 +202,33 @@ int cmd_tune(const ParsedArgs& args, std::ostream& out);  // tune_command.cpp
 }
 
 const Family& family_matmul() {
-  static const Family family{
-      .name = "matmul",
-      .variants = variants_of(matmul::variants()),
-      .run_flags = {{"m", "M", "rows of A and C (default 4096)"},
-                    {"n", "N", "columns of B and C (default 4096)"},
-                    {"k", "K", "columns of A, rows of B (default 4096)"},
-                    {"bias", "0|1", "1 adds seed 001's bias row to C (tiled_bounds)"},
-                    cli::seed_flag_spec(),
-                    cli::reps_flag_spec()},
-      .run = cli::run_matmul,
-      .bench_cases = cli::matmul_bench_cases,
-      .bench_measure = cli::matmul_bench_measure,
-      .commands = {{{"tune",
-                     {{"m", "M", "rows of C timed (default 4096)"},
-                      {"n", "N", "columns of C timed (default 4096)"},
-                      {"k", "K", "depth timed (default 4096)"},
-                      {"reps", "N", "timed runs per candidate (default 20)"},
-                      {"write", "FILE",
-                       "set this GPU's line of the tuning file (kernels/matmul/sgemm_tuning.conf) to the winner"}},
-                     1, false, "matmul.tuned",
-                     "check every candidate configuration of the tuned SGEMM rung (bit-exact on a padded shape),\n"
-                     "time it next to cuBLAS SGEMM, print the table and the winner\n",
-                     cli::Needs::gpu},
-                    cli::cmd_tune}},
-  };
-  return family;
-}
-
-const Family& family_imatmul() {
-  static const Family family{
-      .name = "imatmul",
-      .variants = variants_of(imatmul::variants()),
-      .run_flags = {{"n", "N", "side of the square int32 matrices (default 1024)"},
-                    cli::seed_flag_spec(),
-                    cli::reps_flag_spec()},
-      .run = cli::run_imatmul,
-      .bench_cases = cli::imatmul_bench_cases,
-      .bench_measure = cli::imatmul_bench_measure,
-  };
+  static const Family family = [] {
+    Family f;
+    f.name = "matmul";
+    f.variants = variants_of(matmul::variants());
+    f.run_flags = {{"m", "M", "rows of A and C (default 4096)"},
+                   {"n", "N", "columns of B and C (default 4096)"},
+                   {"k", "K", "columns of A, rows of B (default 4096)"},
+                   {"bias", "0|1", "1 adds seed 001's bias row to C (tiled_bounds)"},
+                   cli::seed_flag_spec(),
+                   cli::reps_flag_spec()};
+    f.run = cli::run_matmul;
+    f.bench_cases = cli::matmul_bench_cases;
+    f.bench_measure = cli::matmul_bench_measure;
+    f.commands = {{{"tune",
+                    {{"m", "M", "rows of C timed (default 4096)"},
+                     {"n", "N", "columns of C timed (default 4096)"},
+                     {"k", "K", "depth timed (default 4096)"},
+                     {"reps", "N", "timed runs per candidate (default 20)"},
+                     {"write", "FILE",
+                      "set this GPU's line of the tuning file (kernels/matmul/sgemm_tuning.conf) to the winner"}},
+                    1, false, "matmul.tuned",
+                    "check every candidate configuration of the tuned SGEMM rung (bit-exact on a padded shape),\n"
+                    "time it next to cuBLAS SGEMM, print the table and the winner\n",
+                    cli::Needs::gpu},
+                   cli::cmd_tune}};
+    return f;
+  }();
   return family;
 }
 

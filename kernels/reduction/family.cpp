@@ -1,9 +1,10 @@
-// `kernel-lab run reduction.<variant> --n N [--block B] [--dtype int|float]`: checks the sum,
-// then prints GB/s with its ratio to CUB and to device-to-device copy, both measured here.
-// Bench hook of the reduction family: GB/s over 2^28 elements (1 GiB, twenty times the H100's
-// L2), on float and int. Every rung is read against CUB's sum of the same dtype, measured here;
-// CUB itself against the device-to-device copy. Float is the gated dtype (bench/gates.conf):
-// its sums match the seeds' ladder in cost, and int adds the same 4-byte traffic.
+// The reduction family as the harness sees it (family.hpp).
+// run: --n N [--block B] [--dtype int|float]: checks the sum, then prints GB/s with its ratio to
+// CUB and to the device-to-device copy, both measured here.
+// bench: GB/s over 2^28 elements (1 GiB, twenty times the H100's L2), on float and int. Every
+// rung is read against CUB's sum of the same dtype, measured here; CUB itself against the
+// device-to-device copy. Float is the gated dtype (bench/gates.conf): its sums match the seeds'
+// ladder in cost, and int adds the same 4-byte traffic.
 #include "family.hpp"
 #include "bench_context.hpp"
 #include "run_support.hpp"
@@ -137,18 +138,20 @@ bench::Result reduction_bench_measure(const BenchCase& c, Bench& ctx) {
 namespace kl {
 
 const Family& family_reduction() {
-  static const Family family{
-      .name = "reduction",
-      .variants = variants_of(reduction::variants()),
-      .run_flags = {{"n", "N", "elements (default 2^24)"},
-                    {"block", "B", "threads per block (default 256)"},
-                    {"dtype", "int|float", "element type (default int)"},
-                    cli::seed_flag_spec(),
-                    cli::reps_flag_spec()},
-      .run = cli::run_reduction,
-      .bench_cases = cli::reduction_bench_cases,
-      .bench_measure = cli::reduction_bench_measure,
-  };
+  static const Family family = [] {
+    Family f;
+    f.name = "reduction";
+    f.variants = variants_of(reduction::variants());
+    f.run_flags = {{"n", "N", "elements (default 2^24)"},
+                   {"block", "B", "threads per block (default 256)"},
+                   {"dtype", "int|float", "element type (default int)"},
+                   cli::seed_flag_spec(),
+                   cli::reps_flag_spec()};
+    f.run = cli::run_reduction;
+    f.bench_cases = cli::reduction_bench_cases;
+    f.bench_measure = cli::reduction_bench_measure;
+    return f;
+  }();
   return family;
 }
 

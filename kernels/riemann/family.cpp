@@ -1,13 +1,12 @@
-// `kernel-lab run riemann.<variant> --n N [--block B]`: checks the sum against the closed-form
-// integral and the CPU left sum, then prints the time, intervals per second, and the ratio to the
-// fastest GPU rung of the family timed in this process at the same shape. No GFLOP/s: exp and sin
-// are library routines whose operation count depends on the argument (sin's range reduction), so
-// any per-evaluation flop count would be invented.
-// Bench hook of the riemann family: G intervals/s of the left Riemann sum over 2^27 intervals,
-// each rung read against the warp-optimised rung measured in the same process (the seed's
-// fastest design: one atomicAdd per warp). The work is FP64 exp and sin per interval, whose
-// operation count depends on the argument, so there is no honest FLOP count and no physical
-// roof to hold it against (Roof::none): the ratio to the in-process rung is what is gated.
+// The riemann family as the harness sees it (family.hpp).
+// run: --n N [--block B]: checks the sum against the closed-form integral and the CPU left sum,
+// then prints the time, intervals per second, and the ratio to the fastest GPU rung of the
+// family timed in this process at the same shape.
+// bench: G intervals/s of the left Riemann sum over 2^27 intervals, each rung read against the
+// warp-optimised rung measured in the same process (the seed's fastest design: one atomicAdd per
+// warp). No GFLOP/s and no physical roof (Roof::none): the work is FP64 exp and sin per
+// interval, library routines whose operation count depends on the argument (sin's range
+// reduction), so any per-evaluation flop count would be invented.
 #include "family.hpp"
 #include "bench_context.hpp"
 #include "run_support.hpp"
@@ -138,16 +137,18 @@ bench::Result riemann_bench_measure(const BenchCase& c, Bench& ctx) {
 namespace kl {
 
 const Family& family_riemann() {
-  static const Family family{
-      .name = "riemann",
-      .variants = variants_of(riemann::variants()),
-      .run_flags = {{"n", "N", "intervals (default 2^26)"},
-                    {"block", "B", "threads per block (default 256)"},
-                    cli::reps_flag_spec()},
-      .run = cli::run_riemann,
-      .bench_cases = cli::riemann_bench_cases,
-      .bench_measure = cli::riemann_bench_measure,
-  };
+  static const Family family = [] {
+    Family f;
+    f.name = "riemann";
+    f.variants = variants_of(riemann::variants());
+    f.run_flags = {{"n", "N", "intervals (default 2^26)"},
+                   {"block", "B", "threads per block (default 256)"},
+                   cli::reps_flag_spec()};
+    f.run = cli::run_riemann;
+    f.bench_cases = cli::riemann_bench_cases;
+    f.bench_measure = cli::riemann_bench_measure;
+    return f;
+  }();
   return family;
 }
 

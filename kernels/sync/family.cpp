@@ -1,10 +1,10 @@
-// `kernel-lab run sync.<variant> [--blocks N] [--block B] [--budget-ms MS]`
-//
-// Runs the variant once under the device watchdog and prints what happened: "completed in X ms"
-// or "deadlock detected after X ms: ...". The exit status says whether that outcome is the one
-// the lab predicts (from the variant and, for grid barriers, the co-resident capacity): 0 when
-// it is (a predicted deadlock that the watchdog reported is a success), 1 when it is not or when
-// the blocks' results are wrong. A cooperative launch above capacity is refused: exit 2.
+// The sync family as the harness sees it (family.hpp): the deadlock lab, not benchmarked.
+// run: [--blocks N] [--block B] [--budget-ms MS] runs the variant once under the device watchdog
+// and prints what happened: "completed in X ms" or "deadlock detected after X ms: ...". The exit
+// status says whether that outcome is the one the lab predicts (from the variant and, for grid
+// barriers, the co-resident capacity): 0 when it is (a predicted deadlock that the watchdog
+// reported is a success), 1 when it is not or when the blocks' results are wrong. A cooperative
+// launch above capacity is refused: exit 2.
 #include "family.hpp"
 #include "run_support.hpp"
 
@@ -79,16 +79,18 @@ int run_sync(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) {
 namespace kl {
 
 const Family& family_sync() {
-  static const Family family{
-      .name = "sync",
-      .variants = variants_of(sync::variants()),
-      .run_flags = {{"blocks", "N", "blocks in the grid (default: the co-resident capacity for grid barriers, else 1)"},
-                    {"block", "B", "threads per block (default 256)"},
-                    {"budget-ms", "MS", "the watchdog's budget before it reports a deadlock"}},
-      .run = cli::run_sync,
-      .not_benchmarked = "the deadlock lab: its kernels spin, deadlock under a watchdog or wait at barriers by "
-                         "design; their time measures waiting, not throughput",
-  };
+  static const Family family = [] {
+    Family f;
+    f.name = "sync";
+    f.variants = variants_of(sync::variants());
+    f.run_flags = {{"blocks", "N", "blocks in the grid (default: the co-resident capacity for grid barriers, else 1)"},
+                   {"block", "B", "threads per block (default 256)"},
+                   {"budget-ms", "MS", "the watchdog's budget before it reports a deadlock"}};
+    f.run = cli::run_sync;
+    f.not_benchmarked = "the deadlock lab: its kernels spin, deadlock under a watchdog or wait at barriers by "
+                        "design; their time measures waiting, not throughput";
+    return f;
+  }();
   return family;
 }
 
