@@ -1,4 +1,4 @@
-# Test dependencies: the system's packages first (Debian: libgtest-dev, librapidcheck-dev),
+# Dependencies: the system's packages first (Debian: libgtest-dev, librapidcheck-dev, libcli11-dev),
 # otherwise a pinned upstream revision fetched once, so a connected fresh machine needs no
 # manual install.
 include(FetchContent)
@@ -16,7 +16,13 @@ FetchContent_Declare(rapidcheck
   GIT_TAG 853e14f0f4313a9eb3c71e24848373e7b843dfd1
   FIND_PACKAGE_ARGS NAMES rapidcheck)
 
-FetchContent_MakeAvailable(GTest rapidcheck)
+# CLI11 parses kernel-lab's command lines (header-only; Debian: libcli11-dev).
+FetchContent_Declare(CLI11
+  GIT_REPOSITORY https://github.com/CLIUtils/CLI11.git
+  GIT_TAG v2.1.2
+  FIND_PACKAGE_ARGS NAMES CLI11)
+
+FetchContent_MakeAvailable(GTest rapidcheck CLI11)
 
 # find_package(GTest) names the target GTest::gtest; the fetched project names it gtest.
 foreach(_kl_gtest_target gtest gtest_main)

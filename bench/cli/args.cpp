@@ -1,5 +1,9 @@
 #include "args.hpp"
 
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+
 #include <cctype>
 #include <charconv>
 #include <optional>
@@ -97,6 +101,45 @@ const FlagSpec* CommandSpec::flag(const std::string& wanted) const {
   return nullptr;
 }
 
+namespace {
+
+// A word that is a flag: "--name", "--name=value", "-x"; not "-5" or "-0.5" (values).
+bool looks_like_flag(const std::string& word) {
+  return word.size() > 1 && word[0] == '-' && !std::isdigit(static_cast<unsigned char>(word[1])) && word[1] != '.';
+}
+
+// The command's flags and operands as a CLI11 subcommand writing into `out`. Every value flag
+// keeps its text (ParsedArgs converts and range-checks it when asked: integers as digits or B^E);
+// a repeated flag keeps its last value; words CLI11 does not recognise are left in remaining()
+// and reported below in the lab's own words.
+void declare(CLI::App& app, const CommandSpec& spec, ParsedArgs& out) {
+  for (const FlagSpec& f : spec.flags) {
+    if (f.value.empty()) {
+      app.add_flag_callback("--" + f.name, [&out, name = f.name] { out.switches.insert(name); });
+    } else {
+      app.add_option_function<std::string>("--" + f.name, [&out, name = f.name](const std::string& v) {
+           out.values[name] = v;
+         })
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    }
+  }
+  // Every positional word, however many: an unknown flag's value must not read as one too many
+  // operands, so the count is checked after the flags (parse, below).
+  app.add_option("operands", out.positionals);
+  app.allow_extras();
+  app.set_help_flag();  // help is the lab's own (cli.cpp), asked for with --help or -h
+}
+
+// CLI11's complaint about a flag missing its value, in the lab's words ("--n needs a value").
+std::string missing_value(const CLI::Error& e, const CommandSpec& spec) {
+  const std::string what = e.what();
+  for (const FlagSpec& f : spec.flags)
+    if (!f.value.empty() && what.rfind("--" + f.name + ":", 0) == 0) return "--" + f.name + " needs a value";
+  return what;
+}
+
+}  // namespace
+
 ParsedArgs parse(const std::vector<std::string>& argv, const std::vector<CommandSpec>& commands) {
   if (argv.empty()) throw UsageError("missing command");
   ParsedArgs out;
@@ -106,45 +149,41 @@ ParsedArgs parse(const std::vector<std::string>& argv, const std::vector<Command
     if (c.name == out.command) spec = &c;
   if (spec == nullptr) throw UsageError("unknown command '" + out.command + "'");
 
-  for (std::size_t i = 1; i < argv.size(); ++i) {
-    const std::string& arg = argv[i];
-    if (arg == "--" && spec->passthrough) {
-      out.passthrough.assign(argv.begin() + static_cast<std::ptrdiff_t>(i) + 1, argv.end());
-      break;
+  // What follows `--` is another program's command line (sanitize): kept verbatim, never parsed.
+  std::vector<std::string> words(argv.begin() + 1, argv.end());
+  if (spec->passthrough) {
+    const auto dashes = std::find(words.begin(), words.end(), "--");
+    if (dashes != words.end()) {
+      out.passthrough.assign(dashes + 1, words.end());
+      words.erase(dashes, words.end());
     }
-    if (arg == "--help" || arg == "-h") {  // whatever else the line holds, it asks for usage
+  }
+  // --help or -h, whatever else the line holds, asks for usage and runs nothing.
+  for (const std::string& w : words)
+    if (w == "--help" || w == "-h") {
       out.help = true;
       return out;
     }
-    if (arg.rfind("--", 0) == 0 && arg.size() > 2) {
-      std::string flag = arg.substr(2);
-      std::string value;
-      const auto eq = flag.find('=');
-      const bool inline_value = eq != std::string::npos;
-      if (inline_value) {
-        value = flag.substr(eq + 1);
-        flag = flag.substr(0, eq);
-      }
-      const FlagSpec* known = spec->flag(flag);
-      if (known == nullptr) throw UsageError("unknown flag --" + flag + " for '" + spec->name + "'");
-      if (known->value.empty()) {
-        if (inline_value) throw UsageError("--" + flag + " takes no value");
-        out.switches.insert(flag);
-      } else {
-        if (!inline_value) {
-          if (i + 1 >= argv.size()) throw UsageError("--" + flag + " needs a value");
-          value = argv[++i];
-        }
-        out.values[flag] = value;
-      }
-      continue;
-    }
-    if (arg.rfind("-", 0) == 0 && arg.size() > 1 && !std::isdigit(static_cast<unsigned char>(arg[1])))
-      throw UsageError("unknown flag " + arg + " for '" + spec->name + "' (flags start with --)");
-    if (static_cast<int>(out.positionals.size()) >= spec->max_positionals)
-      throw UsageError("unexpected argument '" + arg + "' for '" + spec->name + "'");
-    out.positionals.push_back(arg);
+
+  CLI::App app{"", out.command};
+  declare(app, *spec, out);
+  std::vector<std::string> reversed(words.rbegin(), words.rend());  // CLI11 consumes from the back
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ArgumentMismatch& e) {
+    throw UsageError(missing_value(e, *spec));
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(std::string(e.what()) + " (for '" + spec->name + "')");
   }
+  for (const std::string& extra : app.remaining()) {
+    if (extra.rfind("--", 0) == 0 && extra.size() > 2)
+      throw UsageError("unknown flag --" + extra.substr(2, extra.find('=') - 2) + " for '" + spec->name + "'");
+    if (looks_like_flag(extra)) throw UsageError("unknown flag " + extra + " for '" + spec->name + "' (flags start with --)");
+    throw UsageError("unexpected argument '" + extra + "' for '" + spec->name + "'");
+  }
+  if (static_cast<int>(out.positionals.size()) > spec->max_positionals)
+    throw UsageError("unexpected argument '" + out.positionals[static_cast<std::size_t>(spec->max_positionals)] +
+                     "' for '" + spec->name + "'");
   if (spec->passthrough && out.passthrough.empty())
     throw UsageError("'" + spec->name + "' needs a command after --");
   return out;

@@ -46,6 +46,24 @@ TEST(CliParse, ValuesSwitchesAndInlineForms) {
   EXPECT_EQ(kl::cli::parse_dim2("block", "32"), (kl::Dim2{32, 1}));
 }
 
+// What the parser (CLI11) settles: the last of a repeated flag wins, a switch takes CLI11's
+// --name=true|false form, words after `--` belong to the command run under a tool (its -h too),
+// and the operand count is the command's.
+TEST(CliParse, RepeatsSwitchesPassthroughAndOperands) {
+  const auto specs = kl::cli::command_specs();
+  EXPECT_EQ(kl::cli::parse({"run", "elementwise.add", "--n=5", "--n", "7"}, specs).integer("n", 0, 0, 10), 7);
+  EXPECT_TRUE(kl::cli::parse({"list", "--json"}, specs).has("json"));
+  EXPECT_FALSE(kl::cli::parse({"list", "--json=false"}, specs).has("json"));
+  const auto sanitize = kl::cli::parse({"sanitize", "--tool", "memcheck", "--", "prog", "-h", "--n", "3"}, specs);
+  EXPECT_FALSE(sanitize.help);
+  EXPECT_EQ(sanitize.passthrough, (std::vector<std::string>{"prog", "-h", "--n", "3"}));
+  EXPECT_EQ(sanitize.text("tool", ""), "memcheck");
+  expect_usage_error({"list", "extra"}, "unexpected argument 'extra' for 'list'");
+  expect_usage_error({"run", "elementwise.add", "matmul.naive"}, "unexpected argument 'matmul.naive' for 'run'");
+  expect_usage_error({"list", "--json=maybe"}, "--json");
+  expect_usage_error({"run", "elementwise.add", "--n", "10", "--bogus"}, "unknown flag --bogus for 'run'");
+}
+
 TEST(CliErrors, UnknownCommandFlagAndVariant) {
   expect_usage_error({"frobnicate"}, "unknown command 'frobnicate'");
   expect_usage_error({"run", "elementwise.add", "--bogus", "1"}, "unknown flag --bogus");
