@@ -176,6 +176,15 @@ class RunValidator {
   std::size_t full_checks_ = 0;
 };
 
+// A family's work model: what one run of a shape moves and computes. One function per family
+// (work_of in its family.cpp) serves `run`'s printed bandwidth and the bench's throughput and
+// arithmetic intensity alike.
+struct Work {
+  double bytes = 0;  // compulsory traffic: bytes read plus written
+  double ops = 0;    // arithmetic operations (FLOPs, integer ops)
+  double intensity() const { return bytes > 0 ? ops / bytes : 0; }
+};
+
 // A result with the throughput of `work` units per run at t.median_ms: TFLOPS/TOPS for
 // operations (scale 1e12), GB/s for bytes (scale 1e9).
 bench::Result throughput_result(const BenchCase& c, const std::string& shape, const TimingSummary& t, double work,

@@ -21,6 +21,31 @@
 namespace kl::cli {
 namespace {
 
+struct KernelCost {
+  double bytes_per_element;  // compulsory traffic per value the kernel produces
+  double ops_per_element;
+};
+
+KernelCost cost_of(basics::Kernel k) {
+  using basics::Kernel;
+  switch (k) {
+    case Kernel::sum_matr: return {12, 1};   // X and Y read, X written; one add
+    case Kernel::sh_mem_ex: return {8, 1};   // in read, out written; one multiply
+    case Kernel::dot3: return {28, 5};       // two float3 read, a float written; 3 mul + 2 add
+    case Kernel::matr: return {4, 0};        // index fill: a write, no arithmetic on data
+    default: return {4, 1};                  // fill_arr, coalesced, non_coalesced: idx * 2 written
+  }
+}
+
+// The work model: the values a run produces (one per thread for the two access kernels, whose
+// output spreads over `cols`; one per output element otherwise) times the cost of each.
+Work work_of(basics::Kernel k, const basics::Shape& s) {
+  const bool access = k == basics::Kernel::coalesced || k == basics::Kernel::non_coalesced;
+  const double values = access ? static_cast<double>(s.threads) : static_cast<double>(basics::output_size(k, s));
+  const KernelCost cost = cost_of(k);
+  return {cost.bytes_per_element * values, cost.ops_per_element * values};
+}
+
 basics::Shape basics_shape(basics::Kernel k, const ParsedArgs& a) {
   using basics::Kernel;
   basics::Shape s;
@@ -76,7 +101,7 @@ int run_basics(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) 
         << " G atomicAdd/s on one address\n";
     return 0;
   }
-  print_timing(out, t, 4.0 * static_cast<double>(n));
+  print_timing(out, t, work_of(v.kernel, shape).bytes);
   return 0;
 }
 
@@ -88,22 +113,6 @@ namespace {
 constexpr std::int64_t bench_n = std::int64_t{1} << 26;
 constexpr int bench_side = 8192;  // 8192 x 8192 = 2^26 for the 2-D kernels
 constexpr std::uint64_t bench_seed = 1;
-
-struct KernelCost {
-  double bytes_per_element;  // compulsory traffic per value the kernel produces
-  double ops_per_element;
-};
-
-KernelCost cost_of(basics::Kernel k) {
-  using basics::Kernel;
-  switch (k) {
-    case Kernel::sum_matr: return {12, 1};   // X and Y read, X written; one add
-    case Kernel::sh_mem_ex: return {8, 1};   // in read, out written; one multiply
-    case Kernel::dot3: return {28, 5};       // two float3 read, a float written; 3 mul + 2 add
-    case Kernel::matr: return {4, 0};        // index fill: a write, no arithmetic on data
-    default: return {4, 1};                  // fill_arr, coalesced, non_coalesced: idx * 2 written
-  }
-}
 
 basics::Shape shape_of(basics::Kernel k) {
   using basics::Kernel;
@@ -199,9 +208,9 @@ bench::Result basics_bench_measure(const BenchCase& c, Bench& ctx) {
         if (sum) KL_CUDA_CHECK(cudaMemcpyAsync(in.out.data(), in.x_initial.data(), n * 4, cudaMemcpyDeviceToDevice, s));
       },
       [&](cudaStream_t s) { v.launch(args, s); }, [&] { return in.check(v.kernel); }, output_bytes(in.out));
-  const KernelCost cost = cost_of(v.kernel);
-  bench::Result r = throughput_result(c, shape_text(in.shape), t, cost.bytes_per_element * static_cast<double>(bench_n),
-                                      "GB/s", bench::Roof::dram_bandwidth, cost.ops_per_element / cost.bytes_per_element);
+  const Work w = work_of(v.kernel, in.shape);
+  bench::Result r = throughput_result(c, shape_text(in.shape), t, w.bytes, "GB/s", bench::Roof::dram_bandwidth,
+                                      w.intensity());
   r.ceiling = "d2d_copy";
   r.ceiling_value = ctx.d2d_copy_gbps();
   return r;

@@ -11,6 +11,16 @@
 #include <ostream>
 
 namespace kl::cli {
+namespace {
+
+// The work model: add reads a and b and writes c, exp reads in and writes out; one operation an
+// element.
+Work work_of(elementwise::Op op, std::int64_t n) {
+  const double elements = static_cast<double>(n);
+  return {(op == elementwise::Op::add ? 12.0 : 8.0) * elements, elements};
+}
+
+}  // namespace
 
 int run_elementwise(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) {
   const elementwise::Variant& v = elementwise::variant(info.name);
@@ -31,7 +41,7 @@ int run_elementwise(const VariantInfo& info, const ParsedArgs& a, std::ostream& 
   DeviceBuffer<float> z(static_cast<std::size_t>(shape.n));
   const TimingSummary t =
       time_device_work([&](cudaStream_t s) { v.launch({x.data(), y.data(), z.data(), shape}, s); }, 3, reps);
-  print_timing(out, t, (add ? 12.0 : 8.0) * static_cast<double>(shape.n));
+  print_timing(out, t, work_of(v.op, shape.n).bytes);
   return 0;
 }
 
@@ -81,10 +91,9 @@ bench::Result elementwise_bench_measure(const BenchCase& c, Bench& ctx) {
       c, [&](cudaStream_t s) { poison_words(in.out.data(), in.out.size(), s); },
       [&](cudaStream_t s) { v.launch(args, s); },
       [&] { return elementwise::compare_output(v.op, in.out.download(), in.want); }, output_bytes(in.out));
-  const double bytes_per_element = add ? 12.0 : 8.0;  // add: a, b read, c written; exp: in read, out written
-  bench::Result r = throughput_result(c, "n=2^26 block=" + std::to_string(bench_block), t,
-                                      bytes_per_element * static_cast<double>(bench_n), "GB/s",
-                                      bench::Roof::dram_bandwidth, 1.0 / bytes_per_element);
+  const Work w = work_of(v.op, bench_n);
+  bench::Result r = throughput_result(c, "n=2^26 block=" + std::to_string(bench_block), t, w.bytes, "GB/s",
+                                      bench::Roof::dram_bandwidth, w.intensity());
   r.ceiling = "d2d_copy";
   r.ceiling_value = ctx.d2d_copy_gbps();
   return r;

@@ -27,8 +27,16 @@
 namespace kl::cli {
 namespace {
 
-double tflops(const matmul::Shape& s, const TimingSummary& t) {
-  return 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k) / (t.median_ms * 1e9);
+// The work model: 2mnk FLOPs; A and B read once (FP16 for GemmEx), C written once. (The bias row
+// of tiled_bounds adds n reads and adds, left out like the seeds leave it out.)
+Work work_of(const matmul::Shape& s, matmul::InputPrecision p) {
+  const double m = static_cast<double>(s.m), n = static_cast<double>(s.n), k = static_cast<double>(s.k);
+  const double input_bytes = p == matmul::InputPrecision::fp16 ? 2.0 : 4.0;
+  return {(m * k + k * n) * input_bytes + m * n * 4.0, 2.0 * m * n * k};
+}
+
+double tflops(const matmul::Variant& v, const matmul::Shape& s, const TimingSummary& t) {
+  return work_of(s, v.precision).ops / (t.median_ms * 1e9);
 }
 
 TimingSummary time_matmul(const matmul::Variant& v, const matmul::Shape& shape, const matmul::Inputs& in, int reps) {
@@ -62,13 +70,13 @@ int run_matmul(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) 
 
   const TimingSummary t = time_matmul(v, shape, in, reps);
   print_timing(out, t, 0);
-  out << std::fixed << std::setprecision(2) << "throughput: " << tflops(shape, t) << " TFLOPS";
+  out << std::fixed << std::setprecision(2) << "throughput: " << tflops(v, shape, t) << " TFLOPS";
   const matmul::Variant& ref = matmul::variants().front();
   matmul::Shape ref_shape = shape;
   ref_shape.bias = false;  // the reference multiplies only; the bias is n extra adds
   if (ref.supports(ref_shape)) {
     const TimingSummary rt = time_matmul(ref, ref_shape, in, reps);
-    out << ", " << ref.info.id() << " " << tflops(ref_shape, rt) << " TFLOPS in this process, ratio "
+    out << ", " << ref.info.id() << " " << tflops(ref, ref_shape, rt) << " TFLOPS in this process, ratio "
         << std::setprecision(3) << rt.median_ms / t.median_ms;
   }
   out << "\n";
@@ -168,11 +176,9 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
       output_bytes(in.c));
 
   const bool tensor = v.precision == matmul::InputPrecision::fp16;
-  const double m = static_cast<double>(shape.m), n = static_cast<double>(shape.n), k = static_cast<double>(shape.k);
-  const double flops = 2.0 * m * n * k;
-  const double bytes = (m * k + k * n) * (tensor ? 2.0 : 4.0) + m * n * 4.0;  // A, B read once; C written once
-  bench::Result r = throughput_result(c, shape_text(shape, tensor ? "fp16 in, fp32 out" : "fp32"), t, flops,
-                                      "TFLOPS", tensor ? bench::Roof::fp16_tensor : bench::Roof::fp32, flops / bytes);
+  const Work w = work_of(shape, v.precision);
+  bench::Result r = throughput_result(c, shape_text(shape, tensor ? "fp16 in, fp32 out" : "fp32"), t, w.ops,
+                                      "TFLOPS", tensor ? bench::Roof::fp16_tensor : bench::Roof::fp32, w.intensity());
   // One cuBLAS ceiling per shape: "cublas_sgemm" at 4096^3, "cublas_sgemm_m1024_n1024_k1024" for a swept one.
   const std::string ceiling = "cublas_sgemm" + (c.sweep.empty() ? "" : "_" + c.sweep);
   const std::string how = "cuBLAS SGEMM " + shape_text(shape, "FP32 (no TF32)") + ", median of the bench's timing";

@@ -20,6 +20,12 @@ namespace {
 constexpr std::int64_t bench_n = 4096;  // the seeds' size; it fills every SM many times over
 constexpr std::uint64_t bench_seed = 1;
 
+// The work model: 2n^3 integer operations; A and B read once, C written once, 4 bytes each.
+Work work_of(const imatmul::Shape& s) {
+  const double n = static_cast<double>(s.n);
+  return {3.0 * n * n * 4.0, 2.0 * n * n * n};
+}
+
 }  // namespace
 
 int run_imatmul(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) {
@@ -39,8 +45,7 @@ int run_imatmul(const VariantInfo& info, const ParsedArgs& a, std::ostream& out)
   const TimingSummary t = time_device_work([&](cudaStream_t s) { v.launch({x.data(), y.data(), z.data(), shape}, s); },
                                            3, reps);
   print_timing(out, t, 0);
-  const double n = static_cast<double>(shape.n);
-  out << std::fixed << std::setprecision(2) << "throughput: " << 2.0 * n * n * n / (t.median_ms * 1e9)
+  out << std::fixed << std::setprecision(2) << "throughput: " << work_of(shape).ops / (t.median_ms * 1e9)
       << " TOPS (int32)\n";
   out.unsetf(std::ios::floatfield);
   return 0;
@@ -80,10 +85,9 @@ bench::Result imatmul_bench_measure(const BenchCase& c, Bench& ctx) {
       c, [&](cudaStream_t s) { poison_words(in.c.data(), in.c.size(), s); },
       [&](cudaStream_t s) { v.launch(args, s); }, [&] { return check_product(in.c.download(), in.expected); },
       output_bytes(in.c));
-  const double n = static_cast<double>(bench_n);
-  const double ops = 2.0 * n * n * n;
-  bench::Result r = throughput_result(c, "n=" + std::to_string(bench_n) + " int32", t, ops, "TOPS", bench::Roof::int32,
-                                      ops / (3.0 * n * n * 4.0));
+  const Work w = work_of(in.shape);
+  bench::Result r = throughput_result(c, "n=" + std::to_string(bench_n) + " int32", t, w.ops, "TOPS", bench::Roof::int32,
+                                      w.intensity());
   use_roof_as_ceiling(r, ctx.roofline());  // no int32 GEMM library to compare with
   return r;
 }

@@ -18,6 +18,13 @@
 #include <ostream>
 
 namespace kl::cli {
+namespace {
+
+// The work model: every 4-byte element read once, one add each (the sum's write is negligible).
+Work work_of(std::int64_t n) { return {4.0 * static_cast<double>(n), static_cast<double>(n)}; }
+
+}  // namespace
+
 
 int run_reduction(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) {
   const reduction::Variant& v = reduction::variant(info.name);
@@ -44,7 +51,7 @@ int run_reduction(const VariantInfo& info, const ParsedArgs& a, std::ostream& ou
   const auto time_variant = [&](const reduction::Variant& w) {
     return time_device_work([&](cudaStream_t s) { w.launch({x.data(), sum.data(), shape}, s); }, 3, reps);
   };
-  const double bytes = 4.0 * static_cast<double>(shape.n);
+  const double bytes = work_of(shape.n).bytes;
   const TimingSummary t = time_variant(v);
   print_timing(out, t, bytes);
   const TimingSummary cub = time_variant(reduction::variant("cub_sum"));
@@ -112,9 +119,9 @@ bench::Result reduction_bench_measure(const BenchCase& c, Bench& ctx) {
   const TimingSummary t = ctx.validated_timing(
       c, [&](cudaStream_t s) { poison_words(in.sum.data(), 1, s); }, [&](cudaStream_t s) { v.launch(args, s); },
       [&] { return check_sum(v, in); });
-  const double bytes = 4.0 * static_cast<double>(bench_n);
-  bench::Result r = throughput_result(c, "n=2^28 block=" + std::to_string(bench_block) + " " + c.dtype, t, bytes,
-                                      "GB/s", bench::Roof::dram_bandwidth, 0.25);  // one add per 4-byte element
+  const Work w = work_of(bench_n);
+  bench::Result r = throughput_result(c, "n=2^28 block=" + std::to_string(bench_block) + " " + c.dtype, t, w.bytes,
+                                      "GB/s", bench::Roof::dram_bandwidth, w.intensity());
   const std::string cub = "cub_sum." + c.dtype;
   const std::string how = "cub::DeviceReduce::Sum over 2^28 " + c.dtype + "s, GB/s of bytes read";
   if (v.info.role == Role::reference) {
