@@ -11,9 +11,12 @@
 
 #include "kl/device_facts.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <ostream>
+
+#include <unistd.h>
 
 namespace kl::cli {
 namespace {
@@ -24,13 +27,25 @@ constexpr const char* lessons_command =
 
 const std::vector<std::string> output_flags = {"json", "markdown", "tsv", "lessons"};
 
-// Fails before any measurement when an output cannot be written (a minute of GPU time lost otherwise).
+// Whether `path` could be written, asked without creating or touching anything: an existing
+// regular file we may write, or a new name in a directory we may write to.
+bool writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path p(path);
+  if (path.empty()) return false;
+  if (fs::exists(p, error)) return fs::is_regular_file(p, error) && ::access(path.c_str(), W_OK) == 0;
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  return fs::is_directory(dir, error) && ::access(dir.c_str(), W_OK | X_OK) == 0;
+}
+
+// Fails before any measurement when an output cannot be written (a minute of GPU time lost
+// otherwise), and before asking for a GPU, so the message does not depend on the machine.
 void require_writable(const ParsedArgs& a) {
   for (const std::string& flag : output_flags) {
     if (!a.has(flag)) continue;
     const std::string path = a.text(flag, "");
-    std::ofstream probe(path, std::ios::app);
-    if (!probe) throw UsageError("--" + flag + ": cannot write '" + path + "'");
+    if (!writable(path)) throw UsageError("--" + flag + ": cannot write '" + path + "'");
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -94,6 +95,18 @@ Gate parse_gate(const std::vector<std::string>& t, const LineParser& p) {
 
 namespace {
 
+#ifdef KL_PLANTED_PARSER_BUG
+// PLANTED BUG, compiled only into the fuzz preset's kl_bench_core_planted (tests/fuzz): a section
+// named [planted-bug] reads one byte past a heap copy of its name. kl.fuzz.planted_bug_is_found
+// passes only if libFuzzer, starting from the seed corpus, finds it within a bounded number of runs.
+void planted_section_bug(const std::string& name) {
+  if (name != "planted-bug") return;
+  const std::vector<char> copy(name.begin(), name.end());
+  volatile char past_the_end = copy.data()[copy.size()];
+  (void)past_the_end;
+}
+#endif
+
 // The text between the brackets of a section header, or "" when the line is not a header.
 // Headers: [default], [sm_90] (an architecture), [gpu NVIDIA H100 80GB HBM3] (one GPU model, by
 // the name the CUDA runtime reports; the name may contain spaces, so headers are not tokenised).
@@ -105,6 +118,9 @@ std::string section_of(const std::string& line, const LineParser& p) {
   if (text[last] != ']') p.fail("expected a section header such as [default], [sm_90] or [gpu NVIDIA H100 80GB HBM3]");
   static const std::regex known(R"(default|sm_[0-9]+[a-z]?|gpu \S.*)");
   const std::string name = text.substr(first + 1, last - first - 1);
+#ifdef KL_PLANTED_PARSER_BUG
+  planted_section_bug(name);
+#endif
   if (!std::regex_match(name, known))
     p.fail("unknown section [" + name +
            "] (expected [default], an architecture such as [sm_90], or [gpu NAME] with the GPU's name)");
@@ -141,9 +157,19 @@ GatesFile parse_gates(std::istream& in, const std::string& path) {
 }
 
 GatesFile load_gates(const std::string& path) {
+  // A regular file of reviewed size: a directory opens and reads as empty, a device such as
+  // /dev/zero never ends, and neither is a gates file.
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status)) throw GatesFileError("cannot read gates file '" + path + "': no such file");
+  if (!std::filesystem::is_regular_file(status)) throw GatesFileError("gates file '" + path + "' is not a regular file");
+  if (std::filesystem::file_size(path, error) > max_gates_file_bytes || error)
+    throw GatesFileError("gates file '" + path + "' is larger than " + std::to_string(max_gates_file_bytes) + " bytes");
   std::ifstream in(path);
   if (!in) throw GatesFileError("cannot read gates file '" + path + "'");
-  return parse_gates(in, path);
+  GatesFile file = parse_gates(in, path);
+  if (in.bad()) throw GatesFileError("error while reading gates file '" + path + "'");
+  return file;
 }
 
 std::vector<Gate> gates_for_device(const GatesFile& file, const std::string& arch, const std::string& gpu) {

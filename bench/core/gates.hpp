@@ -16,6 +16,7 @@
 
 #include "result.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <set>
@@ -56,7 +57,9 @@ struct GatesFile {
 };
 
 GatesFile parse_gates(std::istream& in, const std::string& path);
-// Throws GatesFileError when the file cannot be read.
+// Throws GatesFileError when the file cannot be read, is not a regular file or is larger than
+// max_gates_file_bytes (bench/gates.conf is a few KiB).
+inline constexpr std::uintmax_t max_gates_file_bytes = 1 << 20;
 GatesFile load_gates(const std::string& path);
 
 // The gates for one GPU: [default], overridden (same name) and extended by [arch], then by

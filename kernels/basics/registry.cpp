@@ -69,7 +69,8 @@ std::string coalesced_rule(const Shape& s) {
 
 std::string strided_rule(const Shape& s) {
   if (std::string rule = whole_blocks(s); !rule.empty()) return rule;
-  if (s.threads > 0 && 2 * s.threads - 1 > s.cols)
+  // 2 * threads - 1 > n, without forming 2 * threads (threads comes from the user: it may overflow).
+  if (s.threads > 0 && s.threads > (static_cast<std::int64_t>(s.cols) + 1) / 2)
     return "n must be >= 2 * threads - 1 (the last thread writes arr[2*(threads-1)]), got n " + std::to_string(s.cols) +
            " for " + std::to_string(s.threads) + " threads";
   return "";

@@ -19,7 +19,8 @@ std::string str(std::int64_t v) { return std::to_string(v); }
 std::string any_shape_no_bias(const Shape& s) {
   if (s.m < 1 || s.n < 1 || s.k < 1)
     return "m, n and k must be >= 1, got m=" + str(s.m) + " n=" + str(s.n) + " k=" + str(s.k);
-  if (s.m * s.k > INT_MAX || s.k * s.n > INT_MAX || s.m * s.n > INT_MAX)
+  // Divided, not multiplied: m, n and k come from the user and their products overflow 64 bits.
+  if (s.m > INT_MAX / s.k || s.k > INT_MAX / s.n || s.m > INT_MAX / s.n)
     return "m*k, k*n and m*n must fit in an int (the kernels index with int)";
   // m is grid y of every 2-D launch, n that of 01's transpose of B.
   if (s.m > std::int64_t{65535} * 16 || s.n > std::int64_t{65535} * 16)
@@ -189,7 +190,7 @@ constexpr const char* seed004 = "004_f92a7ab1d28b5b9a.txt";
 
 std::string square(const Shape& s) {
   if (s.n < 1) return "n must be >= 1, got " + std::to_string(s.n);
-  if (s.n * s.n > INT_MAX) return "n*n must fit in an int (the kernels index with int), got n=" + std::to_string(s.n);
+  if (s.n > INT_MAX / s.n) return "n*n must fit in an int (the kernels index with int), got n=" + std::to_string(s.n);
   if (s.n > (std::int64_t{1} << 17)) return "n must be at most 2^17 (sums of 100*100*n stay in int32)";
   return "";
 }

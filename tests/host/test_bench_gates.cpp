@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <map>
 #include <sstream>
 
@@ -105,6 +107,25 @@ TEST(BenchGatesParse, ErrorsNameTheLine) {
 
 TEST(BenchGatesParse, MissingFileIsAnError) {
   EXPECT_THROW(kl::bench::load_gates("/nonexistent/gates.conf"), kl::bench::GatesFileError);
+}
+
+// A directory opens and reads as an empty file, /dev/zero never ends: neither is a gates file.
+TEST(BenchGatesParse, OnlyRegularFilesOfReviewedSize) {
+  EXPECT_THROW(kl::bench::load_gates(testing::TempDir()), kl::bench::GatesFileError);
+  try {
+    kl::bench::load_gates("/dev/zero");
+    FAIL() << "/dev/zero accepted";
+  } catch (const kl::bench::GatesFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a regular file"), std::string::npos) << e.what();
+  }
+  const std::string big = testing::TempDir() + "kl_big_gates.conf";
+  std::ofstream(big) << std::string(kl::bench::max_gates_file_bytes + 1, '#');
+  try {
+    kl::bench::load_gates(big);
+    FAIL() << "a gates file over the size limit accepted";
+  } catch (const kl::bench::GatesFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("is larger than"), std::string::npos) << e.what();
+  }
 }
 
 TEST(BenchGatesLayers, ArchSectionOverridesDefaultAndOffDrops) {
