@@ -97,10 +97,10 @@ namespace {
 
 #ifdef KL_PLANTED_PARSER_BUG
 // PLANTED BUG, compiled only into the fuzz preset's kl_bench_core_planted (tests/fuzz): a section
-// named [planted-bug] reads one byte past a heap copy of its name. kl.fuzz.planted_bug_is_found
+// named [planted] reads one byte past a heap copy of its name. kl.fuzz.planted_bug_is_found
 // passes only if libFuzzer, starting from the seed corpus, finds it within a bounded number of runs.
 void planted_section_bug(const std::string& name) {
-  if (name != "planted-bug") return;
+  if (name != "planted") return;
   const std::vector<char> copy(name.begin(), name.end());
   volatile char past_the_end = copy.data()[copy.size()];
   (void)past_the_end;

@@ -7,7 +7,7 @@ set -u
 binary=$1 runs=$2 work=$3 corpus=$4
 rm -rf "$work" && mkdir -p "$work/corpus" "$work/findings"
 cp "$corpus"/* "$work/corpus/"
-output=$("$binary" -runs="$runs" -seed=1 -timeout=10 -artifact_prefix="$work/findings/" "$work/corpus" 2>&1)
+output=$("$binary" -runs="$runs" -seed=1 -max_len=512 -timeout=10 -artifact_prefix="$work/findings/" "$work/corpus" 2>&1)
 status=$?
 if [ "$status" -eq 0 ]; then
   printf '%s\n' "$output" | tail -15
