@@ -1,5 +1,5 @@
-# Host code under the compiler's sanitizers: the host-asan preset (address,undefined) and the
-# fuzz preset (fuzzer-no-link,address,undefined, with clang).
+# Host code under the compiler's sanitizers: the fuzz preset (fuzzer-no-link,address,undefined,
+# with clang), or any build given -DKL_SANITIZERS=address,undefined.
 #
 # Set through KL_SANITIZERS rather than CMAKE_CXX_FLAGS / CMAKE_EXE_LINKER_FLAGS: those also reach
 # CMake's probe of nvcc, which then records the host compiler's sanitizer runtimes among CUDA's
