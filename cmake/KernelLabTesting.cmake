@@ -109,7 +109,8 @@ endfunction()
 #                 [RC_DEFAULTS "key=value ..."]
 #                 [SKIP_UNDER_<TOOL> pattern... SKIP_REASON_<TOOL> "reason"]...
 #                 [ONLY_SANITIZERS tool... WHY "reason" | WHY_<TOOL> "reason"...]
-#                 [NO_SANITIZERS WHY "reason"])
+#                 [NO_SANITIZERS WHY "reason"]
+#                 [PROOF_<TOOL> "regex"]...)
 # A GPU test binary, plus one run under each compute-sanitizer tool (n.memcheck, ...) in
 # small-case mode (KL_SANITIZER_ENV).
 # FILTER runs only the matching gtests (one case per ctest entry, own process); the sanitizer
@@ -124,15 +125,20 @@ endfunction()
 # ONLY_SANITIZERS registers just the tools named (for code a tool cannot check, e.g. dynamic
 # parallelism); NO_SANITIZERS registers none. The others are not registered at all (never
 # run-and-passed), and each one's reason (WHY_<TOOL>, else WHY) is printed on its own line.
+# Every exclusion is earned: a tool left out (SKIP_UNDER_<TOOL>, or not registered) needs
+# PROOF_<TOOL>, the regex of the tool's report that made us leave it out. The test
+# n.<tool>.exclusion_earned runs the tool on exactly what was left out (`kernel-lab sanitize
+# --expect-report`) and passes only while the tool still reports it; once a tool version stops,
+# it fails saying the exclusion can go.
 function(kl_add_gpu_test)
   set(per_tool_keywords)
   set(skip_keywords)
   foreach(tool IN LISTS KL_SANITIZER_TOOLS)
     string(TOUPPER ${tool} upper)
-    list(APPEND per_tool_keywords SKIP_REASON_${upper} WHY_${upper})
+    list(APPEND per_tool_keywords SKIP_REASON_${upper} WHY_${upper} PROOF_${upper})
     list(APPEND skip_keywords SKIP_UNDER_${upper})
   endforeach()
-  cmake_parse_arguments(ARG "NO_SANITIZERS" "NAME;TARGET;TIMEOUT;FILTER;RC_DEFAULTS;WHY;SKIP_REASON;${per_tool_keywords}"
+  cmake_parse_arguments(ARG "NO_SANITIZERS;_SANITIZED_ELSEWHERE" "NAME;TARGET;TIMEOUT;FILTER;RC_DEFAULTS;WHY;SKIP_REASON;${per_tool_keywords}"
                         "LABELS;ARGS;ONLY_SANITIZERS;${skip_keywords}" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -173,7 +179,48 @@ function(kl_add_gpu_test)
       ENVIRONMENT "KL_CTEST_NAME=${test_name};KL_CTEST_PRESET=${KL_PRESET};${KL_SANITIZER_ENV}")
     kl_gpu_resources(${test_name})
   endforeach()
+  _kl_add_exclusion_proofs(tools)
 endfunction()
+
+# For kl_add_gpu_test (reads its ARG_* variables): one n.<tool>.exclusion_earned test per tool
+# that is left out of the test or of some of its suites, running that tool on what was left out
+# with the PROOF_<TOOL> regex. REGISTERED names the list variable of the tools that run.
+# _SANITIZED_ELSEWHERE (kl_add_slow_property_test only): the same suites run under every tool
+# in the normal tier, at the small sizes the tools can take, so leaving them out proves nothing.
+macro(_kl_add_exclusion_proofs registered)
+  foreach(proof_tool IN LISTS KL_SANITIZER_TOOLS)
+    string(TOUPPER ${proof_tool} proof_upper)
+    set(proof_filter "")
+    if(ARG_SKIP_UNDER_${proof_upper})
+      list(JOIN ARG_SKIP_UNDER_${proof_upper} ":" proof_filter)
+    elseif(NOT proof_tool IN_LIST ${registered} AND NOT ARG__SANITIZED_ELSEWHERE)
+      set(proof_filter "${ARG_FILTER}")
+      if(proof_filter STREQUAL "")
+        set(proof_filter "*")
+      endif()
+    endif()
+    if(proof_filter STREQUAL "")
+      if(DEFINED ARG_PROOF_${proof_upper})
+        message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): PROOF_${proof_upper} given, yet nothing is left out of ${proof_tool}")
+      endif()
+      continue()
+    endif()
+    if(NOT ARG_PROOF_${proof_upper})
+      message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): ${proof_tool} leaves out ${proof_filter}, "
+                          "so PROOF_${proof_upper} must give the regex of ${proof_tool}'s report that earns it")
+    endif()
+    set(proof_name ${ARG_NAME}.${proof_tool}.exclusion_earned)
+    add_test(NAME ${proof_name}
+      COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${KL_CLI_TARGET}> sanitize --tool ${proof_tool}
+              --expect-report "${ARG_PROOF_${proof_upper}}" --
+              $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS} --gtest_filter=${proof_filter})
+    set_tests_properties(${proof_name} PROPERTIES
+      LABELS "gpu;sanitizer;${proof_tool};exclusion-proof;${ARG_LABELS}"
+      TIMEOUT ${sanitizer_timeout}
+      ENVIRONMENT "KL_CTEST_NAME=${proof_name};KL_CTEST_PRESET=${KL_PRESET};${KL_SANITIZER_ENV}")
+    kl_gpu_resources(${proof_name})
+  endforeach()
+endmacro()
 
 # Sets OUT to the --gtest_filter argument for POSITIVE minus NEGATIVE (either may be empty), or to
 # nothing when there is nothing to filter.
@@ -255,8 +302,8 @@ function(kl_add_slow_property_test)
     set(ARG_TIMEOUT 900)
   endif()
   kl_add_gpu_test(NAME ${ARG_NAME} TARGET ${ARG_TARGET} FILTER "${ARG_FILTER}" TIMEOUT ${ARG_TIMEOUT}
-                  LABELS "property;slow" NO_SANITIZERS
-                  WHY "the slow tier's shapes (n up to 10^8, matmul sides past 512) are far too large for the tools")
+                  LABELS "property;slow" NO_SANITIZERS _SANITIZED_ELSEWHERE
+                  WHY "the slow tier's shapes (n up to 10^8, matmul sides past 512) are far too large for the tools, and its properties run under every tool in the normal tier")
   set_tests_properties(${ARG_NAME} PROPERTIES ENVIRONMENT "KL_CTEST_NAME=${ARG_NAME};KL_CTEST_PRESET=${KL_PRESET};KL_PROPERTY_TIER=slow")
 endfunction()
 

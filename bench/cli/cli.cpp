@@ -59,7 +59,10 @@ std::vector<CommandSpec> harness_commands() {
       {"gates", {}, 1, false, "<file>",
        "check a gates file without a GPU: every key it names is a result the bench produces\n", Needs::host},
       {"sanitize",
-       {{"tool", "T", "memcheck, racecheck, synccheck or initcheck"}},
+       {{"tool", "T", "memcheck, racecheck, synccheck or initcheck"},
+        {"expect-report", "REGEX",
+         "prove an exclusion: pass only if T reports REGEX on the command; fail, saying the\n"
+         "exclusion can go, once it does not"}},
        0, true, "-- <command...>", "run a command under compute-sanitizer T\n", Needs::gpu_and_sanitizer},
       {"expect",
        {{"against-fix", "", "check the fix instead: its run must pass, the tool stay silent"},

@@ -6,6 +6,7 @@
 #include "kl/registry.hpp"
 
 #include <ostream>
+#include <regex>
 #include <unistd.h>
 
 namespace kl::cli {
@@ -45,14 +46,40 @@ int check_finding(const std::string& repro, bool against_fix, const std::string&
   return verdict.exit_code;
 }
 
+// The pattern of --expect-report, checked before anything runs.
+std::string exclusion_pattern(const ParsedArgs& args) {
+  const std::string pattern = args.text("expect-report", "");
+  if (pattern.empty()) throw UsageError("--expect-report needs a regular expression");
+  try {
+    (void)std::regex(pattern);
+  } catch (const std::regex_error& e) {
+    throw UsageError("--expect-report '" + pattern + "' is not a regular expression: " + e.what());
+  }
+  return pattern;
+}
+
+// Runs the tool on a suite that is left out of it and judges whether it still reports what
+// earned the exclusion (kl_add_gpu_test's PROOF_<TOOL>).
+int prove_exclusion(const std::string& tool, const std::string& pattern, const std::vector<std::string>& cmd,
+                    const ParsedArgs& args, std::ostream& out) {
+  const Captured run = run_captured(cmd);
+  out << run.output;
+  if (run.output.empty() || run.output.back() != '\n') out << "\n";
+  const Judgement verdict = judge_exclusion(tool, pattern, shell_join(args.passthrough), run);
+  out << verdict.message << "\n";
+  return verdict.exit_code;
+}
+
 }  // namespace
 
 int cmd_sanitize(const ParsedArgs& args, std::ostream& out) {
   const std::string tool = args.text("tool", "");
   if (!is_tool_name(tool))
     throw UsageError("--tool must be one of memcheck, racecheck, synccheck, initcheck; got '" + tool + "'");
+  const std::string pattern = args.has("expect-report") ? exclusion_pattern(args) : "";
   std::vector<std::string> cmd = sanitizer_command(require_sanitizer(), tool);
   cmd.insert(cmd.end(), args.passthrough.begin(), args.passthrough.end());
+  if (!pattern.empty()) return prove_exclusion(tool, pattern, cmd, args, out);
   out.flush();
   std::vector<char*> argv;
   for (std::string& a : cmd) argv.push_back(a.data());

@@ -166,4 +166,18 @@ Judgement judge_finding(const FindingCheck& check, const Captured& run) {
   return check.against_fix ? judge_fix(check, report, status, run.exit_code) : judge_positive(check, report, status);
 }
 
+Judgement judge_exclusion(const std::string& tool, const std::string& pattern, const std::string& command,
+                          const Captured& run) {
+  const ToolReport report = read_tool_report(run.output, pattern);
+  if (!report.tool_ran)
+    return {2, "kernel-lab: " + tool + " did not run (exit " + std::to_string(run.exit_code) + "): no verdict"};
+  const std::string summary =
+      report.error_count < 0 ? "no error summary" : std::to_string(report.error_count) + " error(s) in its summary";
+  if (report.pattern_found)
+    return {0, "exclusion earned: " + tool + " still reports /" + pattern + "/ on " + command + " (" + summary + ")"};
+  return {1, "EXCLUSION NO LONGER EARNED: " + tool + " did not report /" + pattern + "/ on " + command + " (" +
+                 summary + ", exit " + std::to_string(run.exit_code) + "); run it under " + tool +
+                 " and drop the exclusion"};
+}
+
 }  // namespace kl::cli

@@ -74,4 +74,11 @@ struct Judgement {
 // oracle or crashed proves nothing by the tool's silence.
 Judgement judge_finding(const FindingCheck& check, const Captured& run);
 
+// ---- Judging an exclusion's proof: a suite left out of a tool stays out only while the tool
+//      still reports on it what made us leave it out (`kernel-lab sanitize --expect-report`).
+// Passes (0) if the tool ran and one of its lines matches `pattern`; fails (1), saying the
+// exclusion can go, if it ran without reporting it; no verdict (2) if the tool never started.
+Judgement judge_exclusion(const std::string& tool, const std::string& pattern, const std::string& command,
+                          const Captured& run);
+
 }  // namespace kl::cli

@@ -55,8 +55,8 @@ KL_PROPERTY(ElementwiseProperty, IllegalBlocksAreRejectedNeverComputed, ()) {
 
 // The planted over-launch: whenever the grid has threads past n (n % block != 0) the canaries
 // catch it, counting exactly the threads that ran past the end; otherwise the kernel is right.
-// (Left out of the memcheck and initcheck runs, which report the over-launch: memcheck's verdict
-// is kl.expect.memcheck-add-unguarded.)
+// (Left out of the memcheck run, which reports the over-launch: memcheck's verdict is
+// kl.expect.memcheck-add-unguarded; initcheck runs it and reports nothing.)
 KL_PROPERTY(PlantedElementwiseProperty, CanaryCatchesEveryOverLaunch, ()) {
   const Variant& v = variant("add_unguarded");
   const Shape shape{*kl::gen::count_in(1, 20000).as("n"), *kl::gen::warp_multiple_block().as("block")};

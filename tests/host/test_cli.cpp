@@ -354,6 +354,52 @@ TEST(CliExpect, OnlyTheToolsOwnLinesCount) {
   EXPECT_EQ(both.error_count, 3);  // every summary counts: 0 only if all say 0
 }
 
+// An exclusion's proof (`sanitize --expect-report`): the lines are compute-sanitizer 2025.3.1's
+// on the H100, on the suites the lab leaves out of a tool.
+TEST(CliExclusion, EarnedWhileTheToolStillReportsIt) {
+  const Captured cdp{86, "========= COMPUTE-SANITIZER\n[  PASSED  ] 7 tests.\n"
+                         "========= Warning: CUDA Dynamic Parallelism is not supported by the selected tool\n"
+                         "========= ERROR SUMMARY: 1 error\n"};
+  const kl::cli::Judgement j =
+      kl::cli::judge_exclusion("initcheck", "Dynamic Parallelism is not supported", "qs --gtest_filter=*", cdp);
+  EXPECT_EQ(j.exit_code, 0) << j.message;
+  EXPECT_NE(j.message.find("exclusion earned: initcheck still reports /Dynamic Parallelism is not supported/ on "
+                           "qs --gtest_filter=* (1 error(s) in its summary)"),
+            std::string::npos)
+      << j.message;
+}
+
+TEST(CliExclusion, OnceTheToolIsSilentTheExclusionCanGo) {
+  const Captured clean{0, "========= COMPUTE-SANITIZER\n[  PASSED  ] 3 tests.\n"
+                          "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"};
+  // Another finding than the one that earned the exclusion does not keep it either.
+  const Captured other{86, "========= COMPUTE-SANITIZER\n========= Invalid __global__ read of size 4 bytes\n"
+                           "========= ERROR SUMMARY: 1 error\n"};
+  // The application printing the message is not the tool reporting it.
+  const Captured app{0, "========= COMPUTE-SANITIZER\nRace reported between Read access\n"
+                        "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"};
+  for (const Captured& run : {clean, other, app}) {
+    const kl::cli::Judgement j = kl::cli::judge_exclusion("racecheck", "Race reported between", "sync", run);
+    EXPECT_EQ(j.exit_code, 1) << run.output;
+    EXPECT_NE(j.message.find("EXCLUSION NO LONGER EARNED: racecheck did not report /Race reported between/ on sync"),
+              std::string::npos)
+        << j.message;
+    EXPECT_NE(j.message.find("drop the exclusion"), std::string::npos) << j.message;
+  }
+}
+
+TEST(CliExclusion, NoToolNoVerdict) {
+  const kl::cli::Judgement j =
+      kl::cli::judge_exclusion("memcheck", "x", "prog", Captured{127, "sh: compute-sanitizer: not found\n"});
+  EXPECT_EQ(j.exit_code, 2) << j.message;
+  EXPECT_NE(j.message.find("memcheck did not run (exit 127): no verdict"), std::string::npos) << j.message;
+}
+
+TEST(CliExclusion, ThePatternMustBeARegularExpression) {
+  expect_usage_error({"sanitize", "--tool", "racecheck", "--expect-report", "Race (", "--", "true"},
+                     "--expect-report 'Race (' is not a regular expression");
+}
+
 TEST(CliExpect, TheRunStatesItsExitStatusLastWhenAsked) {
   EXPECT_EQ(kl::cli::stated_exit_status("kernel-lab: exit status 1\nx\nkernel-lab: exit status 0\n"), 0);
   EXPECT_EQ(kl::cli::stated_exit_status("kernel-lab: exit status 1x\n"), std::nullopt);
