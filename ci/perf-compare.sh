@@ -23,6 +23,9 @@
 # --compare-tsv runs only the comparison, on TSV files written by `kernel-lab bench --tsv` (one
 # line per result: variant, metric, value, median_ms, min_ms, max_ms; several rounds may be
 # concatenated in one file). The host tests use it.
+# The comparison is `kernel-lab compare` (the rule above, in bench/core/run_compare.cpp):
+# KL_COMPARE_PROGRAM names the kernel-lab that runs it; by default the head's build, or with
+# --compare-tsv the kernel-lab on PATH.
 #
 # Options:
 #   --rounds R          rounds (default 3)
@@ -49,94 +52,16 @@ min_change=5
 noise_factor=2
 
 # compare BASE.tsv HEAD.tsv TITLE: prints the Markdown table; exit status 1 on a regression.
+# The rule and the TSV reader are kernel-lab's own (`kernel-lab compare`, bench/core/run_compare.cpp).
 compare() {
-  local base=$1 head=$2 title=$3
-  [ -r "$base" ] || bad "cannot read $base"
-  [ -r "$head" ] || bad "cannot read $head"
-  awk -F '\t' -v min_change="$min_change" -v noise_factor="$noise_factor" -v title="$title" '
-    function isnum(s) { return s ~ /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/ }
-    # kernel-lab writes "null" for a figure it could not measure (not finite)
-    function isnumornull(s) { return s == "null" || isnum(s) }
-    # median of a[1..n] (sorts a copy; n is small)
-    function median(a, n,    b, i, j, t) {
-      for (i = 1; i <= n; i++) b[i] = a[i]
-      for (i = 2; i <= n; i++) { t = b[i]; for (j = i - 1; j >= 1 && b[j] > t; j--) b[j + 1] = b[j]; b[j + 1] = t }
-      return (n % 2) ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
-    }
-    function spread(a, n, centre,    i, lo, hi) {
-      lo = hi = a[1]
-      for (i = 2; i <= n; i++) { if (a[i] < lo) lo = a[i]; if (a[i] > hi) hi = a[i] }
-      return (hi - lo) / centre
-    }
-    function pct(x) { return sprintf("%+.1f%%", 100 * x) }
-    # median time / median value of one side for a key (value "-" when none was measured)
-    function time_of(sd, key,    a, j, m) { m = n[sd, key]; for (j = 1; j <= m; j++) a[j] = t[sd, key, j]; return median(a, m) }
-    function value_of(sd, key,    a, j, m) {
-      m = nv[sd, key] + 0; if (m == 0) return "-"
-      for (j = 1; j <= m; j++) a[j] = v[sd, key, j]
-      return num(median(a, m))
-    }
-    function num(x) { return sprintf("%.4g", x) }
-    FNR == 1 { file = FILENAME }
-    /^[[:space:]]*$/ || /^#/ { next }
-    FNR == 1 && $1 == "variant" && $4 == "median_ms" { next }   # a header line, if one is written
-    {
-      if (NF != 6 || !isnumornull($3) || !isnumornull($4) || !isnumornull($5) || !isnumornull($6)) {
-        printf "perf-compare: %s:%d: expected variant, metric, value, median_ms, min_ms, max_ms separated by tabs: %s\n", file, FNR, $0 > "/dev/stderr"
-        bad = 1; exit 2
-      }
-      key = $1 SUBSEP $2
-      if (!(key in seen)) { seen[key] = 1; order[++nkeys] = key }
-      if ($4 == "null") { untimed[side, key] = 1; next }
-      if ($4 + 0 <= 0) {
-        printf "perf-compare: %s:%d: median time %s is not positive\n", file, FNR, $4 > "/dev/stderr"
-        bad = 1; exit 2
-      }
-      k = ++n[side, key]
-      t[side, key, k] = $4 + 0
-      if (isnum($3)) v[side, key, ++nv[side, key]] = $3 + 0
-    }
-    END {
-      if (bad) exit 2
-      if (nkeys == 0) { print "perf-compare: no results in either file" > "/dev/stderr"; exit 2 }
-      print "### " title
-      print ""
-      printf "Rule: per variant and metric, time = median of the per-round median times; noise = (max - min) / median of those; "
-      printf "a regression is head slower than base by more than max(%s%%, %s x the larger noise).\n", min_change, noise_factor
-      print ""
-      print "| variant | metric | base value | head value | base ms | head ms | time change | bound | verdict |"
-      print "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-      regressions = 0
-      for (i = 1; i <= nkeys; i++) {
-        key = order[i]; split(key, parts, SUBSEP)
-        nb = n["b", key] + 0; nh = n["h", key] + 0
-        bv = value_of("b", key); hv = value_of("h", key)
-        if (nb == 0 || nh == 0) {
-          bt = nb ? num(time_of("b", key)) : "-"; ht = nh ? num(time_of("h", key)) : "-"
-          if ((("b", key) in untimed) || (("h", key) in untimed)) verdict = "no time measured"
-          else verdict = nb ? "only in base" : "new in head"
-          printf "| %s | %s | %s | %s | %s | %s | - | - | %s |\n", parts[1], parts[2], bv, hv, bt, ht, verdict
-          continue
-        }
-        for (j = 1; j <= nb; j++) tb[j] = t["b", key, j]
-        for (j = 1; j <= nh; j++) th[j] = t["h", key, j]
-        cb = median(tb, nb); ch = median(th, nh)
-        noise = spread(tb, nb, cb); nh_noise = spread(th, nh, ch)
-        if (nh_noise > noise) noise = nh_noise
-        bound = noise_factor * noise
-        if (bound < min_change / 100) bound = min_change / 100
-        change = ch / cb - 1
-        if (change > bound) { verdict = "**REGRESSION**"; regressions++ }
-        else if (change < -bound) verdict = "faster"
-        else verdict = "within noise"
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", parts[1], parts[2], bv, hv, num(cb), num(ch), pct(change), "+-" sprintf("%.1f%%", 100 * bound), verdict
-      }
-      print ""
-      if (regressions) printf "**%d regression(s) beyond noise.**\n", regressions
-      else print "No regression beyond noise."
-      exit regressions ? 1 : 0
-    }
-  ' side=b "$base" side=h "$head"
+  local base=$1 head=$2 title=$3 status=0
+  [ -n "$compare_program" ] || bad "no program to compare with: set KL_COMPARE_PROGRAM=path/to/kernel-lab or put kernel-lab on PATH"
+  "$compare_program" compare --min-change "$min_change" --noise-factor "$noise_factor" --title "$title" \
+    "$base" "$head" || status=$?
+  case $status in
+    0 | 1) return "$status" ;;
+    *) bad "$compare_program compare exited $status" ;;
+  esac
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -164,7 +89,11 @@ done
 [[ $min_change =~ ^[0-9]+(\.[0-9]+)?$ ]] || bad "--min-change must be a number of percent, got '$min_change'"
 [[ $noise_factor =~ ^[0-9]+(\.[0-9]+)?$ ]] || bad "--noise-factor must be a number, got '$noise_factor'"
 
+# The program that compares: KL_COMPARE_PROGRAM, else (a whole run) the head's kernel-lab, else
+# (--compare-tsv) kernel-lab on PATH.
+compare_program=${KL_COMPARE_PROGRAM:-}
 if [ "$compare_only" = 1 ]; then
+  [ -n "$compare_program" ] || compare_program=$(command -v kernel-lab || true)
   compare "${positional[0]}" "${positional[1]}" "Performance: ${positional[0]} vs ${positional[1]}"
   exit $?
 fi
@@ -259,6 +188,7 @@ for ((r = 1; r <= rounds; r++)); do
 done
 
 status=0
+[ -n "$compare_program" ] || compare_program=$work/head/build/gpu/bench/kernel-lab
 compare "$work/base.tsv" "$work/head.tsv" \
   "Performance: base ${base_sha:0:12} vs head ${head_sha:0:12} (GPU ${gpu_name:-$gpu}, $rounds rounds)" || status=$?
 for w in ${warnings[@]+"${warnings[@]}"}; do printf -- '- note: %s\n' "$w"; done

@@ -46,7 +46,8 @@ install(FILES
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/kl)
 install(FILES
   bench/core/format.hpp bench/core/gates.hpp bench/core/lessons.hpp bench/core/repetitions.hpp
-  bench/core/report.hpp bench/core/result.hpp bench/core/roofline.hpp bench/core/sgemm_ladder.hpp
+  bench/core/report.hpp bench/core/result.hpp bench/core/roofline.hpp bench/core/run_compare.hpp
+  bench/core/sgemm_ladder.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/core)
 install(FILES
   bench/cli/args.hpp bench/cli/bench_context.hpp bench/cli/bench_selection.hpp bench/cli/cli.hpp

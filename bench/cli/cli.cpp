@@ -58,6 +58,14 @@ std::vector<CommandSpec> harness_commands() {
        Needs::gpu},
       {"gates", {}, 1, false, "<file>",
        "check a gates file without a GPU: every key it names is a result the bench produces\n", Needs::host},
+      {"compare",
+       {{"min-change", "PCT", "smallest time change that can count as a regression (default 5)"},
+        {"noise-factor", "F", "how many noise spreads a change must exceed (default 2)"},
+        {"title", "TEXT", "the report's heading"}},
+       2, false, "<base.tsv> <head.tsv>",
+       "compare two `bench --tsv` runs (several rounds each): per result the change of the median\n"
+       "time against max(PCT%, F x the noise); exit 1 on a regression (ci/perf-compare.sh)\n",
+       Needs::host},
       {"sanitize",
        {{"tool", "T", "memcheck, racecheck, synccheck or initcheck"},
         {"expect-report", "REGEX",
@@ -215,6 +223,7 @@ int run_command(const std::vector<std::string>& argv, std::ostream& out, std::os
     if (args.command == "run") return cmd_run(args, out);
     if (args.command == "bench") return cmd_bench(args, out);
     if (args.command == "gates") return cmd_gates(args, out);
+    if (args.command == "compare") return cmd_compare(args, out);
     if (args.command == "sanitize") return cmd_sanitize(args, out);
     if (args.command == "expect") return cmd_expect(args, out);
     if (args.command == "repro") return cmd_repro(args, out);

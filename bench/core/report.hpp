@@ -42,7 +42,7 @@ std::string to_json(const Report& report);
 // The roofline-style results table, the gates table and what was left out.
 std::string to_markdown(const Report& report);
 // One line per result, no header: key TAB metric TAB value TAB median_ms TAB min_ms TAB max_ms.
-// CI's awk compares two commits by the first column: keep this format exactly.
+// `kernel-lab compare` reads it back (run_compare.hpp, parse_bench_tsv): keep the two in step.
 std::string to_tsv(const Report& report);
 
 }  // namespace kl::bench

@@ -95,6 +95,10 @@ cmp_tsv
 check "no results at all: exit 2" equals "$status" 2
 run_captured "$compare_sh" --compare-tsv "$scratch/base.tsv" "$scratch/missing.tsv"
 check "a missing file: exit 2" equals "$status" 2
+check "...named by kernel-lab compare" contains "$out" "cannot read bench TSV '$scratch/missing.tsv': no such file"
+run_captured env -u KL_COMPARE_PROGRAM PATH=/usr/bin:/bin "$compare_sh" --compare-tsv "$scratch/base.tsv" "$scratch/head.tsv"
+check "no kernel-lab to compare with: exit 2" equals "$status" 2
+check "...saying how to name one" contains "$out" "set KL_COMPARE_PROGRAM=path/to/kernel-lab"
 run_captured "$compare_sh" --compare-tsv "$scratch/base.tsv"
 check "one argument: usage, exit 2" equals "$status/$(printf '%s\n' "$out" | grep -c '^usage:')" "2/2"
 run_captured "$compare_sh" --rounds zero HEAD HEAD

@@ -22,7 +22,7 @@ class ByteReader {
   T next() {
     T value{};
     const std::size_t n = size_ - pos_ < sizeof(T) ? size_ - pos_ : sizeof(T);
-    std::memcpy(&value, data_ + pos_, n);
+    if (n > 0) std::memcpy(&value, data_ + pos_, n);  // an empty input's data may be null (memcpy: UB)
     pos_ += n;
     return value;
   }
