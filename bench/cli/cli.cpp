@@ -2,6 +2,7 @@
 
 #include "family.hpp"
 
+#include "report_output.hpp"
 #include "run_support.hpp"
 #include "sanitizer.hpp"
 #include "version.hpp"
@@ -31,6 +32,16 @@ std::vector<FlagSpec> run_flags() {
 }
 
 // The commands every program of the harness has; families add their own (family.hpp).
+std::vector<FlagSpec> bench_flags() {
+  std::vector<FlagSpec> flags = {{"family", "F", "only this family"},
+                                 {"variant", "V", "only this variant"},
+                                 {"reps", "N", "timed runs per case (default: about 200 ms of work, 3..20)"},
+                                 {"gates", "FILE", "evaluate these gates; exit 1 if one fails after re-measurement"}};
+  for (FlagSpec& f : report_output_flags()) flags.push_back(std::move(f));
+  flags.push_back({"lessons", "FILE", "write docs/LESSONS.md (seed claims vs measurements)"});
+  return flags;
+}
+
 std::vector<CommandSpec> harness_commands() {
   return {
       {"list",
@@ -42,20 +53,15 @@ std::vector<CommandSpec> harness_commands() {
        "run once, check against the oracle, print the time; sync prints \"completed\" or \"deadlock\n"
        "detected after X ms: ...\" and exits 0 when that outcome is the predicted one\n",
        Needs::gpu},
-      {"bench",
-       {{"family", "F", "only this family"},
-        {"variant", "V", "only this variant"},
-        {"reps", "N", "timed runs per case (default: about 200 ms of work, 3..20)"},
-        {"gates", "FILE", "evaluate these gates; exit 1 if one fails after re-measurement"},
-        {"json", "FILE", "write the results and gates as JSON"},
-        {"markdown", "FILE", "write the roofline-style table"},
-        {"tsv", "FILE", "write key, metric, value, median/min/max ms per result"},
-        {"lessons", "FILE", "write docs/LESSONS.md (seed claims vs measurements)"}},
-       0, false, "",
+      {"bench", bench_flags(), 0, false, "",
        "measure every benchmarked variant at sizes that fill the GPU (every timed run's output\n"
        "validated, L2 flushed, CUDA events, median and spread), each as a ratio to a ceiling\n"
        "measured here (cuBLAS, CUB, copy) and to the physical roofline\n",
        Needs::gpu},
+      {"report", report_output_flags(), 1, false, "<bench.json>",
+       "render a report the bench wrote as JSON again, without a GPU: HTML with its charts, SVG,\n"
+       "Markdown, TSV (and JSON: the same report, re-checked)\n",
+       Needs::host},
       {"gates", {}, 1, false, "<file>",
        "check a gates file without a GPU: every key it names is a result the bench produces\n", Needs::host},
       {"compare",
@@ -224,6 +230,7 @@ int run_command(const std::vector<std::string>& argv, std::ostream& out, std::os
     if (args.command == "bench") return cmd_bench(args, out);
     if (args.command == "gates") return cmd_gates(args, out);
     if (args.command == "compare") return cmd_compare(args, out);
+    if (args.command == "report") return cmd_report(args, out);
     if (args.command == "sanitize") return cmd_sanitize(args, out);
     if (args.command == "expect") return cmd_expect(args, out);
     if (args.command == "repro") return cmd_repro(args, out);

@@ -31,6 +31,7 @@ int cmd_run(const ParsedArgs& args, std::ostream& out);
 int cmd_bench(const ParsedArgs& args, std::ostream& out);
 int cmd_gates(const ParsedArgs& args, std::ostream& out);
 int cmd_compare(const ParsedArgs& args, std::ostream& out);
+int cmd_report(const ParsedArgs& args, std::ostream& out);
 int cmd_sanitize(const ParsedArgs& args, std::ostream& out);
 int cmd_expect(const ParsedArgs& args, std::ostream& out);
 int cmd_repro(const ParsedArgs& args, std::ostream& out);

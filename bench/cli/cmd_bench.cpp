@@ -4,6 +4,8 @@
 #include "bench_selection.hpp"
 #include "cli.hpp"
 #include "family.hpp"
+#include "report_output.hpp"
+#include "version.hpp"
 
 #include "core/format.hpp"
 #include "core/gates.hpp"
@@ -11,12 +13,8 @@
 
 #include "kl/device_facts.hpp"
 
-#include <filesystem>
-#include <fstream>
 #include <optional>
 #include <ostream>
-
-#include <unistd.h>
 
 namespace kl::cli {
 namespace {
@@ -24,36 +22,6 @@ namespace {
 // What regenerates docs/LESSONS.md; written into its header.
 constexpr const char* lessons_command =
     "kernel-lab bench --gates bench/gates.conf --lessons docs/LESSONS.md (or: cmake --build --preset gpu --target lessons)";
-
-const std::vector<std::string> output_flags = {"json", "markdown", "tsv", "lessons"};
-
-// Whether `path` could be written, asked without creating or touching anything: an existing
-// regular file we may write, or a new name in a directory we may write to.
-bool writable(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  const fs::path p(path);
-  if (path.empty()) return false;
-  if (fs::exists(p, error)) return fs::is_regular_file(p, error) && ::access(path.c_str(), W_OK) == 0;
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  return fs::is_directory(dir, error) && ::access(dir.c_str(), W_OK | X_OK) == 0;
-}
-
-// Fails before any measurement when an output cannot be written (a minute of GPU time lost
-// otherwise), and before asking for a GPU, so the message does not depend on the machine.
-void require_writable(const ParsedArgs& a) {
-  for (const std::string& flag : output_flags) {
-    if (!a.has(flag)) continue;
-    const std::string path = a.text(flag, "");
-    if (!writable(path)) throw UsageError("--" + flag + ": cannot write '" + path + "'");
-  }
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::trunc);
-  file << text;
-  if (!file) throw std::runtime_error("cannot write '" + path + "'");
-}
 
 void print_result(std::ostream& out, const bench::Result& r, const char* prefix) {
   out << prefix << r.key() << ": " << bench::sig3(r.value) << " " << r.metric << ", median "
@@ -76,13 +44,15 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
   policy.fixed = static_cast<int>(a.integer("reps", 0, 1, 1000));
   std::optional<bench::GatesFile> gates;
   if (a.has("gates")) gates = bench::load_gates(a.text("gates", ""));
-  require_writable(a);
+  require_writable(a, {"lessons"});
   require_gpu();
 
   Bench ctx(policy, out);
   bench::Report report;
   report.gpu = ctx.gpu();
   report.arch = ctx.arch();
+  report.commit = build_commit();
+  report.date = utc_now_iso8601();
   report.roofline = ctx.roofline();
   report.excluded = sel.excluded;
   out << "kernel-lab bench on " << report.gpu << " (" << report.arch << "): " << sel.cases.size() << " cases\n";
@@ -95,7 +65,7 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
   if (gates) {
     arch_gates = bench::gates_for_device(*gates, report.arch, report.gpu);
     report.gates_evaluated = true;
-    report.gates_path = gates->path;
+    report.gates_path = repository_path(gates->path);
     auto remeasure = [&](const std::string& key) {
       for (const BenchCase& c : sel.cases) {
         if (c.key() != key) continue;
@@ -109,9 +79,7 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
   }
   report.ceilings = ctx.ceilings();
 
-  if (a.has("json")) write_file(a.text("json", ""), bench::to_json(report));
-  if (a.has("markdown")) write_file(a.text("markdown", ""), bench::to_markdown(report));
-  if (a.has("tsv")) write_file(a.text("tsv", ""), bench::to_tsv(report));
+  write_report_outputs(a, report);
   if (a.has("lessons")) {
     if (!sel.complete_families.count("matmul") || !sel.complete_families.count("reduction"))
       out << "note: --lessons without the whole matmul and reduction families marks their claims "

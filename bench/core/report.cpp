@@ -24,6 +24,7 @@ void json_result(std::ostream& o, const Result& r, const Roofline& roofline) {
 
 void json_gate(std::ostream& o, const GateOutcome& g) {
   o << "    {\"name\": " << json_string(g.gate.name()) << ", \"kind\": " << json_string(kind_name(g.gate.kind))
+    << ", \"a\": " << json_string(g.gate.a) << ", \"b\": " << json_string(g.gate.b)
     << ", \"rule\": " << json_string(g.gate.rule()) << ", \"status\": " << json_string(to_string(g.status))
     << ", \"measured\": " << json_number(g.measured) << ", \"threshold\": " << json_number(g.gate.threshold)
     << ", \"remeasures\": " << g.remeasures << ", \"section\": " << json_string(g.gate.section)
@@ -47,7 +48,8 @@ std::string percent(double ratio) { return sig3(100.0 * ratio) + "%"; }
 std::string to_json(const Report& rep) {
   std::ostringstream o;
   const Roofline& rl = rep.roofline;
-  o << "{\n  \"gpu\": " << json_string(rep.gpu) << ",\n  \"arch\": " << json_string(rep.arch) << ",\n";
+  o << "{\n  \"gpu\": " << json_string(rep.gpu) << ",\n  \"arch\": " << json_string(rep.arch)
+    << ",\n  \"commit\": " << json_string(rep.commit) << ",\n  \"date\": " << json_string(rep.date) << ",\n";
   o << "  \"roofline\": {\"dram_gbps\": " << json_number(rl.dram_gbps) << ", \"fp32_tflops\": "
     << json_number(rl.fp32_tflops) << ", \"fp16_tensor_tflops\": " << json_number(rl.fp16_tensor_tflops)
     << ", \"int32_tops\": " << json_number(rl.int32_tops) << ", \"tolerance\": " << json_number(roofline_tolerance)

@@ -28,6 +28,8 @@ struct Exclusion {
 struct Report {
   std::string gpu;   // "NVIDIA H100 80GB HBM3"
   std::string arch;  // "sm_90"
+  std::string commit;  // the commit kernel-lab was built from ("unknown" outside git)
+  std::string date;    // when the bench ran, UTC, ISO 8601
   Roofline roofline;
   std::vector<Ceiling> ceilings;
   std::vector<Result> results;

@@ -2,6 +2,7 @@
 // rejected before CUDA is touched.
 #include "cli.hpp"
 #include "family.hpp"
+#include "report_output.hpp"
 #include "run_support.hpp"
 #include "sanitizer.hpp"
 
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -500,4 +502,35 @@ TEST(CliGates, KeysNoBenchCaseProducesAreRefused) {
   const Outcome good = run({"gates", gates});
   EXPECT_EQ(good.code, 0) << good.err;
   EXPECT_NE(good.out.find("every key a result the bench produces"), std::string::npos) << good.out;
+}
+
+// `report` draws a bench's JSON again: it needs the file and at least one output, and a file
+// that is not a bench report is bad input naming what is wrong.
+TEST(CliReport, RefusesWhatItCannotDraw) {
+  expect_usage_error({"report"}, "'report' needs the JSON a bench wrote");
+  expect_usage_error({"report", "x.json"}, "'report' needs at least one of --html, --svg, --markdown, --tsv, --json");
+  expect_usage_error({"report", "x.json", "--html", "/no/such/dir/r.html"}, "--html: cannot write '/no/such/dir/r.html'");
+  const std::string page = (std::filesystem::temp_directory_path() / "kl-cli-report-test.html").string();
+  const Outcome missing = run({"report", "/no/such/bench.json", "--html", page});
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("cannot read bench report '/no/such/bench.json': no such file"), std::string::npos) << missing.err;
+}
+
+// Reports name a file by its path in the repository that holds it, not the runner's absolute
+// path (a gates file in bench/ reads "bench/gates.conf" on every machine).
+TEST(CliReport, FilesAreNamedByTheirPathInTheRepository) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "kl-cli-repository-path";
+  fs::remove_all(root);
+  fs::create_directories(root / "repo" / ".git");
+  fs::create_directories(root / "repo" / "bench");
+  fs::create_directories(root / "loose");
+  std::ofstream(root / "repo" / "bench" / "gates.conf") << "[default]\n";
+  std::ofstream(root / "loose" / "gates.conf") << "[default]\n";
+  EXPECT_EQ(kl::cli::repository_path((root / "repo" / "bench" / "gates.conf").string()), "bench/gates.conf");
+  EXPECT_EQ(kl::cli::repository_path((root / "repo" / "bench" / ".." / "bench" / "gates.conf").string()),
+            "bench/gates.conf");
+  const std::string loose = (root / "loose" / "gates.conf").string();
+  EXPECT_EQ(kl::cli::repository_path(loose), loose);
+  fs::remove_all(root);
 }

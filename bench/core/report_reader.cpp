@@ -1,0 +1,172 @@
+#include "report_reader.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+
+namespace kl::bench {
+namespace {
+
+// Reads typed fields out of one object, naming the path of any field that is missing or of the
+// wrong type.
+class Fields {
+ public:
+  Fields(const JsonValue& object, std::string path, const std::string& file) : object_(object), path_(std::move(path)), file_(file) {
+    if (object.kind() != JsonValue::Kind::object) fail(path_, "expected an object");
+  }
+
+  std::string text(const char* key) const {
+    const JsonValue& v = member(key);
+    if (v.kind() != JsonValue::Kind::string) fail(at(key), "expected a string");
+    return v.string();
+  }
+  // A number; null (the bench's word for not finite) reads as NaN.
+  double number(const char* key) const {
+    const JsonValue& v = member(key);
+    if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    if (v.kind() != JsonValue::Kind::number) fail(at(key), "expected a number or null");
+    return v.number();
+  }
+  int integer(const char* key) const {
+    const double d = number(key);
+    if (!(d >= 0 && d <= 1e9) || d != std::floor(d)) fail(at(key), "expected a whole number in [0, 10^9]");
+    return static_cast<int>(d);
+  }
+  const std::vector<JsonValue>& array(const char* key) const {
+    const JsonValue& v = member(key);
+    if (v.kind() != JsonValue::Kind::array) fail(at(key), "expected an array");
+    return v.items();
+  }
+  const JsonValue& member(const char* key) const {
+    const JsonValue* v = object_.find(key);
+    if (v == nullptr) fail(at(key), "missing");
+    return *v;
+  }
+  std::string at(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    throw JsonError(file_ + ": " + where + ": " + what);
+  }
+
+ private:
+  const JsonValue& object_;
+  std::string path_;
+  const std::string& file_;
+};
+
+Roof roof_from_name(const Fields& f, const char* key) {
+  const std::string name = f.text(key);
+  for (Roof r : {Roof::dram_bandwidth, Roof::fp32, Roof::fp16_tensor, Roof::int32, Roof::none})
+    if (roof_name(r) == name) return r;
+  f.fail(f.at(key), "unknown roof '" + name + "'");
+}
+
+GateStatus status_from_name(const Fields& f, const char* key) {
+  const std::string name = f.text(key);
+  for (GateStatus s : {GateStatus::pass, GateStatus::fail, GateStatus::remeasured_pass})
+    if (to_string(s) == name) return s;
+  f.fail(f.at(key), "unknown gate status '" + name + "'");
+}
+
+std::string item_path(const char* array, std::size_t i) { return std::string(array) + "[" + std::to_string(i) + "]"; }
+
+}  // namespace
+
+Report read_report_json(std::string_view text, const std::string& name) {
+  const JsonValue doc = parse_json(text, name);
+  const Fields top(doc, "", name);
+  Report rep;
+  rep.gpu = top.text("gpu");
+  rep.arch = top.text("arch");
+  // Reports written before the bench recorded them have neither: the page says "unknown".
+  rep.commit = doc.find("commit") ? top.text("commit") : "unknown";
+  rep.date = doc.find("date") ? top.text("date") : "unknown";
+
+  const Fields rl(top.member("roofline"), "roofline", name);
+  rep.roofline.dram_gbps = rl.number("dram_gbps");
+  rep.roofline.fp32_tflops = rl.number("fp32_tflops");
+  rep.roofline.fp16_tensor_tflops = rl.number("fp16_tensor_tflops");
+  rep.roofline.int32_tops = rl.number("int32_tops");
+  rep.roofline.fp16_tensor_basis = rl.text("fp16_tensor_basis");
+
+  const auto& ceilings = top.array("ceilings");
+  for (std::size_t i = 0; i < ceilings.size(); ++i) {
+    const Fields c(ceilings[i], item_path("ceilings", i), name);
+    rep.ceilings.push_back({c.text("name"), c.text("metric"), c.number("value"), c.text("how")});
+  }
+
+  const auto& results = top.array("results");
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const Fields r(results[i], item_path("results", i), name);
+    Result res;
+    res.family = r.text("family");
+    res.variant = r.text("variant");
+    res.dtype = r.text("dtype");
+    res.sweep = r.text("sweep");
+    res.shape = r.text("shape");
+    res.metric = r.text("metric");
+    res.value = r.number("value");
+    res.median_ms = r.number("median_ms");
+    res.min_ms = r.number("min_ms");
+    res.max_ms = r.number("max_ms");
+    res.reps = r.integer("reps");
+    res.ceiling = r.text("ceiling");
+    res.ceiling_value = r.number("ceiling_value");
+    res.intensity = r.number("intensity");
+    res.roof = roof_from_name(r, "roof");
+    if (res.family.empty() || res.variant.empty()) r.fail(item_path("results", i), "family and variant must not be empty");
+    if (r.text("key") != res.key()) r.fail(r.at("key"), "'" + r.text("key") + "' is not " + res.key());
+    rep.results.push_back(std::move(res));
+  }
+
+  rep.gates_path = top.text("gates_file");
+  const auto& gates = top.array("gates");
+  rep.gates_evaluated = !rep.gates_path.empty() || !gates.empty();
+  for (std::size_t i = 0; i < gates.size(); ++i) {
+    const Fields g(gates[i], item_path("gates", i), name);
+    GateOutcome o;
+    const std::string kind = g.text("kind");
+    if (kind != "min_ratio" && kind != "order") g.fail(g.at("kind"), "unknown gate kind '" + kind + "'");
+    o.gate.kind = kind == "min_ratio" ? GateKind::min_ratio : GateKind::order;
+    o.gate.a = g.text("a");
+    o.gate.b = g.text("b");
+    o.gate.threshold = g.number("threshold");
+    o.gate.section = g.text("section");
+    o.status = status_from_name(g, "status");
+    o.measured = g.number("measured");
+    o.remeasures = g.integer("remeasures");
+    o.message = g.text("message");
+    if (g.text("name") != o.gate.name()) g.fail(g.at("name"), "'" + g.text("name") + "' does not match a and b");
+    rep.gates.outcomes.push_back(std::move(o));
+  }
+  const auto& not_applicable = top.array("gates_not_applicable");
+  for (std::size_t i = 0; i < not_applicable.size(); ++i) {
+    if (not_applicable[i].kind() != JsonValue::Kind::string)
+      top.fail(item_path("gates_not_applicable", i), "expected a string");
+    rep.gates.not_applicable.push_back(not_applicable[i].string());
+  }
+  const auto& excluded = top.array("excluded");
+  for (std::size_t i = 0; i < excluded.size(); ++i) {
+    const Fields e(excluded[i], item_path("excluded", i), name);
+    rep.excluded.push_back({e.text("what"), e.text("reason")});
+  }
+  return rep;
+}
+
+Report load_report_json(const std::string& path) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status)) throw JsonError("cannot read bench report '" + path + "': no such file");
+  if (!std::filesystem::is_regular_file(status)) throw JsonError("bench report '" + path + "' is not a regular file");
+  if (std::filesystem::file_size(path, error) > max_report_file_bytes || error)
+    throw JsonError("bench report '" + path + "' is larger than " + std::to_string(max_report_file_bytes) + " bytes");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw JsonError("cannot read bench report '" + path + "'");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw JsonError("error while reading bench report '" + path + "'");
+  return read_report_json(text, path);
+}
+
+}  // namespace kl::bench
