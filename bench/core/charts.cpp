@@ -183,9 +183,13 @@ std::string roofline_svg(const Report& rep) {
   }
   o << "</g>\n";
   // Roof labels beside the plot, at the height of each roof.
+  // Roofs of (nearly) one height keep their labels 12 px apart, top down.
+  std::vector<std::pair<double, std::string>> labels;
+  for (const RoofLine& roof : roofs) labels.emplace_back(std::clamp(Y(roof.gops) + 4, y1 + 10, y0), roof.label);
+  std::sort(labels.begin(), labels.end());
+  for (std::size_t i = 1; i < labels.size(); ++i) labels[i].first = std::max(labels[i].first, labels[i - 1].first + 12);
   o << "<g class=\"roof-labels\" font-size=\"11\">\n";
-  for (const RoofLine& roof : roofs)
-    o << "<text x=\"" << x1 + 6 << "\" y=\"" << px(std::clamp(Y(roof.gops) + 4, y1 + 10, y0)) << "\">" << xml(roof.label) << "</text>\n";
+  for (const auto& [y, label] : labels) o << "<text x=\"" << x1 + 6 << "\" y=\"" << px(y) << "\">" << xml(label) << "</text>\n";
   if (usable(dram)) o << "<text x=\"" << x1 + 6 << "\" y=\"" << y0 - 4 << "\">DRAM " << sig3(dram) << " GB/s (slope)</text>\n";
   o << "<text x=\"" << x1 + 6 << "\" y=\"" << y0 - 20 << "\" fill=\"#666\">- - measured ceilings</text>\n";
   o << "</g>\n</svg>\n";

@@ -11,8 +11,8 @@
 checks=$KL_SOURCE_DIR/tests/ci/report_checks.py
 fixture=$KL_SOURCE_DIR/tests/fixtures/bench-report.json
 
-chromium=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$chromium" ] || { echo "chromium not found: install the Debian package chromium (.ci/run does)" >&2; exit 1; }
+chromium=${KL_CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+[ -x "$chromium" ] || { echo "chromium not found: install the Debian package chromium (.ci/run does)" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "python3 not found: it decodes the screenshot" >&2; exit 1; }
 
 rm -rf "$KL_REPORT_OUT"
