@@ -12,8 +12,9 @@
 #      `ctest --preset gpu --resource-spec-file SPEC -j N`: each GPU test takes one of S slots of
 #      a GPU, each perf test a whole GPU, so the tier spreads over all of them;
 #   4. collects JUnit XML, perf JSON/Markdown/TSV, the ctest log, one log per sanitizer run and the
-#      test-to-GPU map into build/gpu/ci-artifacts/ and writes summary.md there, also appended to
-#      $GITHUB_STEP_SUMMARY when that is set (the job summary on GitHub).
+#      test-to-GPU map into build/gpu/ci-artifacts/, draws the perf tier's JSON as report.html
+#      (`kernel-lab report`; a page that cannot be drawn fails the tier) and writes summary.md
+#      there, also appended to $GITHUB_STEP_SUMMARY when that is set (the job summary on GitHub).
 # Exit status: 0 every test passed, 1 a build or a test failed, 2 the machine lacks a prerequisite.
 #
 # Environment:
@@ -181,6 +182,26 @@ collect() {
   fi
 }
 
+# Draws the perf tier's JSON of round 1 (one file per family) as one page, ART/report.html, with
+# its charts in ART/charts/ (`kernel-lab report`; KL_REPORT_PROGRAM names another program). Sets
+# report_note, the summary's line about it; returns 1 if the page could not be drawn.
+render_report() {
+  local build=$1 art=$2
+  local program=${KL_REPORT_PROGRAM:-$build/bench/kernel-lab}
+  if ! compgen -G "$art/perf/round-1/*.json" >/dev/null; then
+    report_note="no perf JSON in this run, so no HTML report"
+    return 0
+  fi
+  rm -rf "$art/report.html" "$art/charts"
+  if "$program" report "$art"/perf/round-1/*.json --html "$art/report.html" --svg "$art/charts" >"$art/report.log" 2>&1; then
+    # shellcheck disable=SC2016  # the backquotes are Markdown
+    report_note='HTML report: `report.html` in the artifacts (roofline, ladders, gates; each chart also in `charts/`)'
+  else
+    report_note="**the HTML report could not be drawn**: see report.log in the artifacts"
+    return 1
+  fi
+}
+
 summary() {
   local build=$1 art=$2 out=$2/summary.md
   local log=$art/ctest-gpu.log
@@ -203,6 +224,7 @@ summary() {
     fi
     [ -n "${RC_PARAMS:-}" ] && echo "- RC_PARAMS from the caller, over every default: \`$RC_PARAMS\`"
     [ -n "${ctest_jobs:-}" ] && echo "- ctest: -j $ctest_jobs over ${gpu_count:-?} GPU(s), ${slots:-?} test(s) per GPU"
+    [ -n "${report_note:-}" ] && echo "- $report_note"
     echo
     if [ -n "${stage_failed:-}" ]; then
       echo "**$stage_failed failed**: see ${stage_failed}.log in the artifacts."
@@ -358,6 +380,7 @@ full_run() {
   # The perf rounds below start new ctest runs, which rewrite LastTest.log: keep the main one.
   cp "$build/Testing/Temporary/LastTest.log" "$build/ci-LastTest.log" 2>/dev/null || true
   collect "$build" "$art"
+  render_report "$build" "$art" || status=1
   run_perf_rounds "$perf_rounds" || status=1
   if [ "$status" -ne 0 ]; then
     say "GPU tier FAILED (artifacts: $art)"
@@ -376,6 +399,7 @@ case ${1:-} in
     art=$build/ci-artifacts
     [ -d "$build" ] || { say "no build directory $build"; exit 2; }
     collect "$build" "$art"
+    render_report "$build" "$art" || true
     summary "$build" "$art"
     ;;
   '')

@@ -58,9 +58,10 @@ std::vector<CommandSpec> harness_commands() {
        "validated, L2 flushed, CUDA events, median and spread), each as a ratio to a ceiling\n"
        "measured here (cuBLAS, CUB, copy) and to the physical roofline\n",
        Needs::gpu},
-      {"report", report_output_flags(), 1, false, "<bench.json>",
-       "render a report the bench wrote as JSON again, without a GPU: HTML with its charts, SVG,\n"
-       "Markdown, TSV (and JSON: the same report, re-checked)\n",
+      {"report", report_output_flags(), 64, false, "<bench.json>...",
+       "render reports the bench wrote as JSON again, without a GPU, merged into one (one GPU, one\n"
+       "commit; a result or gate in two files is refused): HTML with its charts, SVG, Markdown,\n"
+       "TSV, JSON\n",
        Needs::host},
       {"gates", {}, 1, false, "<file>",
        "check a gates file without a GPU: every key it names is a result the bench produces\n", Needs::host},

@@ -1,12 +1,14 @@
-// `kernel-lab report BENCH.json`: a report the bench wrote, rendered again on any machine (HTML
-// with its charts, SVG files, Markdown, TSV). The host tier's browser test renders a fixture
-// with it; CI renders the runs' JSON after the GPU job.
+// `kernel-lab report BENCH.json...`: reports the bench wrote, merged into one (the perf tier
+// writes one per family; a sharded GPU tier one per shard) and rendered again on any machine
+// (HTML with its charts, SVG files, Markdown, TSV, JSON). The host tier's browser test renders a
+// fixture with it; ci/gpu.sh and ci/merge-reports.sh render the perf tier's JSON.
 #include "cli.hpp"
 #include "report_output.hpp"
 
 #include "core/report_reader.hpp"
 
 #include <ostream>
+#include <vector>
 
 namespace kl::cli {
 
@@ -15,11 +17,13 @@ int cmd_report(const ParsedArgs& args, std::ostream& out) {
   if (!args.has("json") && !args.has("markdown") && !args.has("tsv") && !args.has("html") && !args.has("svg"))
     throw UsageError("'report' needs at least one of --html, --svg, --markdown, --tsv, --json");
   require_writable(args);
-  // A malformed file: JsonError (std::invalid_argument), exit 2.
-  const bench::Report report = bench::load_report_json(args.positionals[0]);
+  // A malformed file, or files that do not make one run: std::invalid_argument, exit 2.
+  std::vector<bench::Report> reports;
+  for (const std::string& path : args.positionals) reports.push_back(bench::load_report_json(path));
+  const bench::Report report = bench::merge_reports(reports);
   write_report_outputs(args, report);
-  out << args.positionals[0] << ": " << report.results.size() << " results, " << report.gates.outcomes.size()
-      << " gates (" << report.gpu << ", commit " << report.commit << ")\n";
+  out << args.positionals.size() << " report(s): " << report.results.size() << " results, "
+      << report.gates.outcomes.size() << " gates (" << report.gpu << ", commit " << report.commit << ")\n";
   return 0;
 }
 

@@ -1,10 +1,12 @@
 #include "report_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <set>
 
 namespace kl::bench {
 namespace {
@@ -153,6 +155,48 @@ Report read_report_json(std::string_view text, const std::string& name) {
     rep.excluded.push_back({e.text("what"), e.text("reason")});
   }
   return rep;
+}
+
+Report merge_reports(const std::vector<Report>& reports) {
+  if (reports.empty()) throw std::invalid_argument("no report to merge");
+  Report merged = reports.front();
+  std::set<std::string> keys, gates;
+  for (const Result& r : merged.results) keys.insert(r.key());
+  for (const GateOutcome& g : merged.gates.outcomes) gates.insert(g.gate.name());
+  for (std::size_t i = 1; i < reports.size(); ++i) {
+    const Report& rep = reports[i];
+    if (rep.gpu != merged.gpu || rep.arch != merged.arch)
+      throw std::invalid_argument("cannot merge reports of different GPUs: " + merged.gpu + " (" + merged.arch + ") and " +
+                                  rep.gpu + " (" + rep.arch + ")");
+    if (rep.commit != merged.commit)
+      throw std::invalid_argument("cannot merge reports of different commits: " + merged.commit + " and " + rep.commit);
+    merged.date = std::max(merged.date, rep.date);
+    for (const Ceiling& c : rep.ceilings)
+      if (std::none_of(merged.ceilings.begin(), merged.ceilings.end(), [&](const Ceiling& m) { return m.name == c.name; }))
+        merged.ceilings.push_back(c);
+    for (const Result& r : rep.results) {
+      if (!keys.insert(r.key()).second) throw std::invalid_argument("result " + r.key() + " is in more than one report");
+      merged.results.push_back(r);
+    }
+    if (merged.gates_path.empty()) merged.gates_path = rep.gates_path;
+    merged.gates_evaluated = merged.gates_evaluated || rep.gates_evaluated;
+    for (const GateOutcome& g : rep.gates.outcomes) {
+      if (!gates.insert(g.gate.name()).second) throw std::invalid_argument("gate " + g.gate.name() + " is in more than one report");
+      merged.gates.outcomes.push_back(g);
+    }
+    for (const std::string& n : rep.gates.not_applicable)
+      if (std::find(merged.gates.not_applicable.begin(), merged.gates.not_applicable.end(), n) == merged.gates.not_applicable.end())
+        merged.gates.not_applicable.push_back(n);
+    for (const Exclusion& e : rep.excluded)
+      if (std::none_of(merged.excluded.begin(), merged.excluded.end(), [&](const Exclusion& m) { return m.what == e.what; }))
+        merged.excluded.push_back(e);
+  }
+  // A gate read in one report may be "not applicable" in another that lacked its results.
+  merged.gates.not_applicable.erase(
+      std::remove_if(merged.gates.not_applicable.begin(), merged.gates.not_applicable.end(),
+                     [&](const std::string& n) { return gates.count(n) > 0; }),
+      merged.gates.not_applicable.end());
+  return merged;
 }
 
 Report load_report_json(const std::string& path) {

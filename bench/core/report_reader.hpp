@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kl::bench {
 
@@ -17,5 +18,11 @@ Report read_report_json(std::string_view text, const std::string& name);
 inline constexpr std::size_t max_report_file_bytes = std::size_t{64} << 20;
 // A regular file of at most max_report_file_bytes (JsonError otherwise).
 Report load_report_json(const std::string& path);
+
+// Several reports of one run made into one: the perf tier's per-family files, or the shards of a
+// GPU tier spread over runners. They must come from one GPU model and one commit; a result or a
+// gate measured twice is refused (std::invalid_argument naming it). Ceilings and exclusions are
+// kept once by name, the latest date wins.
+Report merge_reports(const std::vector<Report>& reports);
 
 }  // namespace kl::bench

@@ -108,6 +108,8 @@ check "summary: the failed test and how it failed" contains "$summary" '^\| `kl\
 check "summary: tests per GPU" contains "$summary" "^### GPU assignment"
 check "summary: the perf tables" contains "$summary" "^\| add \| 3000 \|$"
 check "summary appended to GITHUB_STEP_SUMMARY" equals "$(cat "$step")" "$summary"
+check "summary: a perf JSON that no kernel-lab drew is said, not hidden" \
+  contains "$summary" "the HTML report could not be drawn.*report\.log"
 
 # ---------------------------------------------------------------------------------------------
 # The whole run, on a scratch project shaped like kernel-lab's (gpu presets, tests through the
@@ -160,6 +162,21 @@ case $1 in
 esac
 T
 chmod +x "$proj/t.sh"
+# The build's kernel-lab, as far as ci/gpu.sh uses it: `report FILES... --html PAGE --svg DIR`.
+mkdir -p "$proj/build/gpu/bench"
+cat >"$proj/build/gpu/bench/kernel-lab" <<'KL'
+#!/bin/sh
+[ "$1" = report ] || exit 2
+[ -n "${FAKE_REPORT_FAIL:-}" ] && { echo "kernel-lab: bad report"; exit 2; }
+shift
+html= svg= files=
+while [ $# -gt 0 ]; do
+  case $1 in --html) html=$2; shift 2 ;; --svg) svg=$2; shift 2 ;; *) files="$files $1"; shift ;; esac
+done
+mkdir -p "$svg" && echo "<svg/>" >"$svg/roofline.svg"
+echo "<html>report of$files</html>" >"$html"
+KL
+chmod +x "$proj/build/gpu/bench/kernel-lab"
 pbuild=$proj/build/gpu
 part=$pbuild/ci-artifacts
 
@@ -178,6 +195,13 @@ check "full run: perf table in the summary" contains "$psum" '^### demo \(run 1\
 check "full run: configure and build logs kept" test -s "$part/configure.log" -a -f "$part/build.log"
 check "full run: environment recorded" contains "$(cat "$part/environment.txt")" "fake nvidia-smi"
 check "full run: the summary went to GITHUB_STEP_SUMMARY" equals "$(cat "$step")" "$psum"
+check "full run: the perf JSON drawn as report.html" contains "$(cat "$part/report.html" 2>/dev/null)" "perf/round-1/demo\.json"
+check "...its charts beside it" test -s "$part/charts/roofline.svg"
+# shellcheck disable=SC2016  # the backquotes are Markdown
+check "...and the summary says where it is" contains "$psum" 'HTML report: `report\.html` in the artifacts'
+run_captured gpu env -u CUDA_VISIBLE_DEVICES -u KL_CI_DEEP FAKE_REPORT_FAIL=1 "$proj/ci/gpu.sh"
+check "a report that cannot be drawn fails the tier: exit 1" equals "$status" 1
+check "...saying so in the summary" contains "$(cat "$part/summary.md")" "the HTML report could not be drawn"
 check "full run: property tests keep their own RC_PARAMS" equals "$(cat "$pbuild/unit-env.txt")" "RC_PARAMS=unset"
 
 rm -f "$pbuild/perf-count"

@@ -165,3 +165,46 @@ TEST(BenchReportHtml, ThePageIsSelfContainedAndEscapesText) {
   EXPECT_NE(page.find("<tr class=\"gate status-fail\" data-gate=\"min_ratio(elementwise.exp)\">"), std::string::npos);
   EXPECT_NE(page.find("remeasured-pass (re-measured 1x)"), std::string::npos);
 }
+
+TEST(BenchReportMerge, OneRunFromSeveralFiles) {
+  const kl::bench::Report whole = fixture();
+  kl::bench::Report matmul = whole, rest = whole;
+  matmul.results.assign(whole.results.begin(), whole.results.begin() + 8);
+  rest.results.assign(whole.results.begin() + 8, whole.results.end());
+  matmul.gates.outcomes.assign(whole.gates.outcomes.begin(), whole.gates.outcomes.begin() + 2);
+  rest.gates.outcomes.assign(whole.gates.outcomes.begin() + 2, whole.gates.outcomes.end());
+  rest.date = "2026-11-23T12:30:00Z";
+  const kl::bench::Report merged = kl::bench::merge_reports({matmul, rest});
+  ASSERT_EQ(merged.results.size(), whole.results.size());
+  for (std::size_t i = 0; i < whole.results.size(); ++i) EXPECT_EQ(merged.results[i].key(), whole.results[i].key());
+  EXPECT_EQ(merged.gates.outcomes.size(), 4u);
+  EXPECT_EQ(merged.ceilings.size(), whole.ceilings.size());  // each kept once
+  EXPECT_EQ(merged.date, "2026-11-23T12:30:00Z");
+}
+
+TEST(BenchReportMerge, RefusesFilesThatAreNotOneRun) {
+  const kl::bench::Report a = fixture();
+  auto refusal = [](const std::vector<kl::bench::Report>& reports) {
+    try {
+      kl::bench::merge_reports(reports);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("merged");
+  };
+  EXPECT_EQ(refusal({a, a}), "result matmul.naive is in more than one report");
+  kl::bench::Report gates_only = a;
+  gates_only.results.clear();
+  kl::bench::Report results_only = a;
+  results_only.gates.outcomes.clear();
+  EXPECT_EQ(refusal({results_only, gates_only}), "merged");
+  EXPECT_EQ(refusal({a, gates_only}), "gate min_ratio(matmul.register_blocked) is in more than one report");
+  kl::bench::Report other_gpu = gates_only;
+  other_gpu.gpu = "NVIDIA H200";
+  EXPECT_EQ(refusal({results_only, other_gpu}),
+            "cannot merge reports of different GPUs: NVIDIA H100 80GB HBM3 (sm_90) and NVIDIA H200 (sm_90)");
+  kl::bench::Report other_commit = gates_only;
+  other_commit.commit = "abc1234";
+  EXPECT_EQ(refusal({results_only, other_commit}), "cannot merge reports of different commits: fixture and abc1234");
+  EXPECT_EQ(refusal({}), "no report to merge");
+}
