@@ -4,6 +4,10 @@
 #   ci/gpu.sh                  check the machine, build the gpu preset, run every test over every GPU
 #   ci/gpu.sh --check          only check for the GPU, nvcc and compute-sanitizer, and say what was found
 #   ci/gpu.sh --summary [DIR]  rebuild the artifacts and the summary from a finished run in DIR (build/gpu)
+#   ci/gpu.sh --shard I/N      the full run of shard I of N only (ci/shard.sh picks its tests: the
+#                              perf tests together, balanced by the times of the last unsharded
+#                              run when there is one, else by ctest's stride); its artifacts go to
+#                              build/gpu/ci-artifacts-shard-I-of-N/. ci/merge-reports.sh joins them.
 #
 # The full run:
 #   1. fails loudly (exit 2) if nvidia-smi cannot list a GPU, or nvcc or compute-sanitizer is missing;
@@ -34,6 +38,9 @@
 #   CUDA_VISIBLE_DEVICES     if set, only these GPUs (nvidia-smi indices) are used
 #   CUDACXX, KL_COMPUTE_SANITIZER   which nvcc and compute-sanitizer to use (else found on PATH,
 #                            /usr/local/cuda/bin, or next to nvcc)
+#   KL_CI_SHARD_TIMES=FILE   with --shard: the JUnit file whose test times balance the shards
+#                            (default: build/gpu/ci-shard-times.xml, the last unsharded run's JUnit,
+#                            if there is one; a merged junit-gpu.xml serves as well)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -206,7 +213,11 @@ summary() {
   local build=$1 art=$2 out=$2/summary.md
   local log=$art/ctest-gpu.log
   {
-    echo "## kernel-lab GPU tier"
+    if [ -n "${shard:-}" ]; then
+      echo "## kernel-lab GPU tier, shard $shard ($(wc -l <"$art/shard-tests.tsv" 2>/dev/null | tr -d ' ') tests)"
+    else
+      echo "## kernel-lab GPU tier"
+    fi
     echo
     local commit
     # On a runner GITHUB_SHA names the commit under test; a copied tree may carry stale git metadata.
@@ -287,6 +298,7 @@ summary() {
 
 build=$root/build/gpu
 art=$build/ci-artifacts
+shard=''
 
 run_logged() {
   local name=$1
@@ -349,6 +361,13 @@ full_run() {
   fi
 
   mkdir -p "$build"
+  # The shards are balanced by the test times of the last whole (unsharded) run, which leaves
+  # them in ci-shard-times.xml; a shard's own JUnit never replaces it, so shards run one after
+  # another split the tier the same way.
+  local shard_times=${KL_CI_SHARD_TIMES:-}
+  if [ -n "$shard" ] && [ -z "$shard_times" ] && [ -s "$build/ci-shard-times.xml" ]; then
+    shard_times=$build/ci-shard-times.xml
+  fi
   rm -rf "$art" "$build/perf" "$build/ci-ctest.log" "$build/ci-LastTest.log" "$build/junit-gpu.xml" \
     "$build/Testing/Temporary/LastTest.log"
   mkdir -p "$art"
@@ -375,10 +394,32 @@ full_run() {
   if [ -z "${KL_CI_JOBS:-}" ] && [ "$ctest_jobs" -gt "$cpus" ]; then ctest_jobs=$cpus; fi
 
   local status=0
-  say "ctest --preset gpu --resource-spec-file $spec -j $ctest_jobs"
-  ctest --preset gpu --resource-spec-file "$spec" -j "$ctest_jobs" 2>&1 | tee "$build/ci-ctest.log" || status=1
+  local -a selection=()
+  if [ -n "$shard" ]; then
+    local -a times_args=()
+    [ -n "$shard_times" ] && times_args=(--times "$shard_times")
+    ci/shard.sh --build-dir "$build" ${times_args[@]+"${times_args[@]}"} "$shard" >"$art/shard-tests.tsv" ||
+      missing "ci/shard.sh could not split the tier into shard $shard"
+    echo "$shard" >"$art/shard.txt"
+    if [ ! -s "$art/shard-tests.tsv" ]; then
+      say "shard $shard holds no test (fewer tests than shards)"
+      return 0
+    fi
+    # ctest -I START,END,STRIDE,N1,N2,...: exactly the listed test numbers.
+    selection=(-I "0,0,0,$(cut -f1 "$art/shard-tests.tsv" | paste -sd, -)")
+    say "shard $shard: $(wc -l <"$art/shard-tests.tsv" | tr -d ' ') tests ($([ -n "$shard_times" ] && echo "balanced by $shard_times" || echo "ctest's stride"))"
+    # The perf tests are all in one shard (ci/shard.sh): only that one repeats them.
+    if ! ctest --test-dir "$build" -N -L '^perf$' | sed -n 's/^ *Test *#[0-9]*: //p' |
+      grep -qxF -f <(cut -f2 "$art/shard-tests.tsv"); then
+      perf_rounds=1
+    fi
+  fi
+  say "ctest --preset gpu --resource-spec-file $spec -j $ctest_jobs ${selection[*]}"
+  ctest --preset gpu --resource-spec-file "$spec" -j "$ctest_jobs" ${selection[@]+"${selection[@]}"} 2>&1 |
+    tee "$build/ci-ctest.log" || status=1
   # The perf rounds below start new ctest runs, which rewrite LastTest.log: keep the main one.
   cp "$build/Testing/Temporary/LastTest.log" "$build/ci-LastTest.log" 2>/dev/null || true
+  if [ -z "$shard" ] && [ -s "$build/junit-gpu.xml" ]; then cp "$build/junit-gpu.xml" "$build/ci-shard-times.xml"; fi
   collect "$build" "$art"
   render_report "$build" "$art" || status=1
   run_perf_rounds "$perf_rounds" || status=1
@@ -405,11 +446,21 @@ case ${1:-} in
   '')
     full_run
     ;;
+  --shard)
+    [ "$#" -eq 2 ] || { say "--shard needs I/N, e.g. --shard 1/2"; exit 2; }
+    if ! [[ $2 =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] || [ "${BASH_REMATCH[1]}" -gt "${BASH_REMATCH[2]}" ]; then
+      say "--shard must be I/N with 1 <= I <= N, got '$2'"
+      exit 2
+    fi
+    shard=$2
+    art=$build/ci-artifacts-shard-${BASH_REMATCH[1]}-of-${BASH_REMATCH[2]}
+    full_run
+    ;;
   -h | --help)
-    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     ;;
   *)
-    say "unknown argument '$1' (use --check, --summary [DIR] or nothing)"
+    say "unknown argument '$1' (use --check, --summary [DIR], --shard I/N or nothing)"
     exit 2
     ;;
 esac

@@ -117,7 +117,8 @@ check "summary: a perf JSON that no kernel-lab drew is said, not hidden" \
 # copied in. Covers the normal tier, the deep tier, a failing test and a failing configure.
 proj=$scratch/project
 mkdir -p "$proj/ci"
-cp "$KL_SOURCE_DIR"/ci/gpu.sh "$KL_SOURCE_DIR"/ci/resource-spec.sh "$KL_SOURCE_DIR"/ci/ctest-gpu-env.sh "$proj/ci/"
+cp "$KL_SOURCE_DIR"/ci/gpu.sh "$KL_SOURCE_DIR"/ci/resource-spec.sh "$KL_SOURCE_DIR"/ci/ctest-gpu-env.sh \
+  "$KL_SOURCE_DIR"/ci/shard.sh "$KL_SOURCE_DIR"/ci/merge-reports.sh "$proj/ci/"
 cat >"$proj/CMakePresets.json" <<'PRESETS'
 {
   "version": 6,
@@ -223,6 +224,24 @@ check "a normal run after a deep one: the deep settings are gone" equals "$(cat 
 run_captured gpu env -u CUDA_VISIBLE_DEVICES KL_CI_SLOTS_PER_GPU=3 "$proj/ci/gpu.sh"
 check "KL_CI_SLOTS_PER_GPU=3: build and spec agree on 3 slots" \
   equals "$(cut -d/ -f3 "$pbuild/settings.txt")/$(grep -c '"slots": 3' "$part/resource-spec.json")" "3/2"
+
+# The tier as two shards, one after the other, then merged: the same three tests in all.
+for i in 1 2; do
+  run_captured gpu env -u CUDA_VISIBLE_DEVICES -u KL_CI_DEEP "$proj/ci/gpu.sh" --shard "$i/2"
+  check "shard $i/2: exit 0" equals "$status" 0 || printf '%s\n' "$out" >&2
+  check "...its artifacts under its own name" test -s "$pbuild/ci-artifacts-shard-$i-of-2/junit-gpu.xml"
+  check "...its summary says which shard" contains "$(cat "$pbuild/ci-artifacts-shard-$i-of-2/summary.md")" \
+    "^## kernel-lab GPU tier, shard $i/2 \([0-9]+ tests\)$"
+done
+check "the perf test ran in one shard only" \
+  equals "$(cat "$pbuild"/ci-artifacts-shard-*-of-2/shard-tests.tsv | grep -c kl.perf.demo)" 1
+run_captured env KL_PROGRAM="$pbuild/bench/kernel-lab" "$proj/ci/merge-reports.sh" "$scratch/merged" \
+  "$pbuild/ci-artifacts-shard-1-of-2" "$pbuild/ci-artifacts-shard-2-of-2"
+check "merged: exit 0" equals "$status" 0 || printf '%s\n' "$out" >&2
+check "...as many tests as the unsharded run" contains "$out" '^\*\*100% tests passed, 0 tests failed out of 3\*\*$'
+check "...with the perf tier's report" test -s "$scratch/merged/report.html"
+run_captured gpu "$proj/ci/gpu.sh" --shard 3/2
+check "--shard 3/2: exit 2" equals "$status" 2
 
 run_captured gpu env -u CUDA_VISIBLE_DEVICES FAKE_FAIL=1 "$proj/ci/gpu.sh"
 check "a failing test: exit 1" equals "$status" 1
