@@ -33,6 +33,8 @@
 #   --min-change PCT    smallest change that can count (default 5)
 #   --noise-factor F    how many spreads a change must exceed (default 2)
 #   --keep              keep the temporary worktrees and TSV files (their path is printed)
+#   --chart FILE        also draw the comparison as an SVG chart (each variant's change over its
+#                       noise band), named under the table
 # Environment: CUDA_VISIBLE_DEVICES picks the GPU (its first entry; default: nvidia-smi's GPU 0);
 #   KL_CUDA_ARCHITECTURES (default: the GPU's compute capability, e.g. 90); CMAKE_PREFIX_PATH as
 #   for any gpu-preset build.
@@ -50,6 +52,8 @@ usage() {
 
 min_change=5
 noise_factor=2
+chart=''
+
 
 # compare BASE.tsv HEAD.tsv TITLE: prints the Markdown table; exit status 1 on a regression.
 # The rule and the TSV reader are kernel-lab's own (`kernel-lab compare`, bench/core/run_compare.cpp).
@@ -57,7 +61,7 @@ compare() {
   local base=$1 head=$2 title=$3 status=0
   [ -n "$compare_program" ] || bad "no program to compare with: set KL_COMPARE_PROGRAM=path/to/kernel-lab or put kernel-lab on PATH"
   "$compare_program" compare --min-change "$min_change" --noise-factor "$noise_factor" --title "$title" \
-    "$base" "$head" || status=$?
+    ${chart:+--chart "$chart"} "$base" "$head" || status=$?
   case $status in
     0 | 1) return "$status" ;;
     *) bad "$compare_program compare exited $status" ;;
@@ -79,6 +83,7 @@ while [ "$#" -gt 0 ]; do
     --min-change) [ "$#" -ge 2 ] || usage; min_change=$2; shift 2 ;;
     --noise-factor) [ "$#" -ge 2 ] || usage; noise_factor=$2; shift 2 ;;
     --keep) keep=1; shift ;;
+    --chart) [ "$#" -ge 2 ] || usage; chart=$2; shift 2 ;;
     -h | --help) sed -n '2,37p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --) shift; positional+=("$@"); break ;;
     -*) say "unknown option '$1'"; usage ;;

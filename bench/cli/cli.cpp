@@ -42,6 +42,13 @@ std::vector<FlagSpec> bench_flags() {
   return flags;
 }
 
+std::vector<FlagSpec> report_flags() {
+  std::vector<FlagSpec> flags = report_output_flags();
+  flags.push_back({"lessons", "FILE", "write docs/LESSONS.md from these reports (needs --gates)"});
+  flags.push_back({"gates", "FILE", "the gates file LESSONS.md holds the claims against (with --lessons)"});
+  return flags;
+}
+
 std::vector<CommandSpec> harness_commands() {
   return {
       {"list",
@@ -58,7 +65,7 @@ std::vector<CommandSpec> harness_commands() {
        "validated, L2 flushed, CUDA events, median and spread), each as a ratio to a ceiling\n"
        "measured here (cuBLAS, CUB, copy) and to the physical roofline\n",
        Needs::gpu},
-      {"report", report_output_flags(), 64, false, "<bench.json>...",
+      {"report", report_flags(), 64, false, "<bench.json>...",
        "render reports the bench wrote as JSON again, without a GPU, merged into one (one GPU, one\n"
        "commit; a result or gate in two files is refused): HTML with its charts, SVG, Markdown,\n"
        "TSV, JSON\n",
@@ -68,7 +75,8 @@ std::vector<CommandSpec> harness_commands() {
       {"compare",
        {{"min-change", "PCT", "smallest time change that can count as a regression (default 5)"},
         {"noise-factor", "F", "how many noise spreads a change must exceed (default 2)"},
-        {"title", "TEXT", "the report's heading"}},
+        {"title", "TEXT", "the report's heading"},
+        {"chart", "FILE", "also draw the comparison as an SVG chart: each variant's change over its noise band"}},
        2, false, "<base.tsv> <head.tsv>",
        "compare two `bench --tsv` runs (several rounds each): per result the change of the median\n"
        "time against max(PCT%, F x the noise); exit 1 on a regression (ci/perf-compare.sh)\n",

@@ -9,7 +9,6 @@
 
 #include "core/format.hpp"
 #include "core/gates.hpp"
-#include "core/lessons.hpp"
 
 #include "kl/device_facts.hpp"
 
@@ -18,10 +17,6 @@
 
 namespace kl::cli {
 namespace {
-
-// What regenerates docs/LESSONS.md; written into its header.
-constexpr const char* lessons_command =
-    "kernel-lab bench --gates bench/gates.conf --lessons docs/LESSONS.md (or: cmake --build --preset gpu --target lessons)";
 
 void print_result(std::ostream& out, const bench::Result& r, const char* prefix) {
   out << prefix << r.key() << ": " << bench::sig3(r.value) << " " << r.metric << ", median "
@@ -84,8 +79,7 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
     if (!sel.complete_families.count("matmul") || !sel.complete_families.count("reduction"))
       out << "note: --lessons without the whole matmul and reduction families marks their claims "
              "\"not measured in this run\"\n";
-    write_file(a.text("lessons", ""), bench::lessons_markdown(bench::seed_claims(), report.results, report.roofline,
-                                                             arch_gates, report.gpu, report.arch, lessons_command));
+    write_lessons(a.text("lessons", ""), report, arch_gates);
   }
   out << "\n" << bench::to_markdown(report);
   if (gates && !report.gates.passed()) {

@@ -3,7 +3,9 @@
 // collects the rounds on one GPU and calls this. Host only: exit 0 no regression, 1 a
 // regression, 2 bad input.
 #include "cli.hpp"
+#include "report_output.hpp"
 
+#include "core/charts.hpp"
 #include "core/run_compare.hpp"
 
 #include <charconv>
@@ -35,11 +37,17 @@ int cmd_compare(const ParsedArgs& args, std::ostream& out) {
   bench::CompareRule rule;
   rule.min_change_pct = decimal_flag(args, "min-change", rule.min_change_pct, "a number of percent");
   rule.noise_factor = decimal_flag(args, "noise-factor", rule.noise_factor, "a number");
+  if (args.has("chart")) require_writable(args, {"chart"});
   const std::string& base = args.positionals[0];
   const std::string& head = args.positionals[1];
   // A malformed file or none: TsvFileError (std::invalid_argument), exit 2.
   const bench::Comparison c = bench::compare_runs(bench::load_bench_tsv(base), bench::load_bench_tsv(head), rule);
-  out << bench::comparison_markdown(c, args.text("title", "Performance: " + base + " vs " + head));
+  const std::string title = args.text("title", "Performance: " + base + " vs " + head);
+  out << bench::comparison_markdown(c, title);
+  if (args.has("chart")) {
+    write_file(args.text("chart", ""), bench::comparison_svg(c, title));
+    out << "\nChart: " << args.text("chart", "") << "\n";
+  }
   return c.regressions() > 0 ? 1 : 0;
 }
 

@@ -292,6 +292,49 @@ std::string sweep_svg(const Report& rep, const std::string& family) {
   return o.str();
 }
 
+std::string comparison_svg(const Comparison& c, const std::string& title) {
+  std::vector<const ComparedRow*> rows;
+  for (const ComparedRow& r : c.rows)
+    if (r.base_ms && r.head_ms) rows.push_back(&r);
+  double span = 0.1;  // the axis: +-max(10%, the largest change or bound, 1.2x), at most +-1000%
+  for (const ComparedRow* r : rows)
+    if (std::isfinite(r->change) && std::isfinite(r->bound)) span = std::max({span, std::abs(r->change) * 1.2, r->bound * 1.2});
+  span = std::min(span, 10.0);
+  const double W = 820, L = 320, R = 80, T = 40, row = 20;
+  const double H = T + row * static_cast<double>(rows.size()) + 44;
+  const double x0 = L, x1 = W - R, mid = (x0 + x1) / 2;
+  auto X = [&](double change) { return mid + std::clamp(change, -span, span) / span * (x1 - x0) / 2; };
+  std::ostringstream o;
+  o << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart comparison\" viewBox=\"0 0 " << W << " " << H
+    << "\" width=\"" << W << "\" height=\"" << H << "\" role=\"img\" aria-label=\"base against head\">\n<title>" << xml(title)
+    << "</title>\n<text x=\"" << x0 << "\" y=\"18\" font-size=\"12\">" << xml(title) << "</text>\n"
+    << "<g class=\"axis x\" font-size=\"11\" text-anchor=\"middle\">\n";
+  for (int i = -2; i <= 2; ++i) {
+    const double change = span * i / 2;
+    o << "<line x1=\"" << px(X(change)) << "\" y1=\"" << T - 6 << "\" x2=\"" << px(X(change)) << "\" y2=\"" << H - 38
+      << "\" stroke=\"" << (i == 0 ? "#000" : "#ddd") << "\"/><text x=\"" << px(X(change)) << "\" y=\"" << H - 24 << "\">"
+      << (change > 0 ? "+" : "") << sig3(100 * change) << "%</text>\n";
+  }
+  o << "<text class=\"axis-title\" x=\"" << mid << "\" y=\"" << H - 6
+    << "\">time change, head against base (right: slower; grey: the rule's noise band)</text>\n</g>\n";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ComparedRow& r = *rows[i];
+    const double y = T + row * static_cast<double>(i);
+    const double change = std::isfinite(r.change) ? r.change : 0;
+    const char* fill = r.verdict == Verdict::regression ? "#d62728" : r.verdict == Verdict::faster ? "#2ca02c" : "#4c78a8";
+    const std::string key = r.key + " (" + r.metric + ")";
+    o << "<g class=\"compared\">\n<text x=\"" << x0 - 6 << "\" y=\"" << px(y + 13) << "\" font-size=\"11\" text-anchor=\"end\">"
+      << xml(key) << "</text>\n<rect class=\"noise\" x=\"" << px(X(-r.bound)) << "\" y=\"" << px(y + 2) << "\" width=\""
+      << px(X(r.bound) - X(-r.bound)) << "\" height=\"" << row - 4 << "\" fill=\"#eee\"/>\n<rect class=\"change\" data-key=\""
+      << xml(r.key) << "\" data-verdict=\"" << xml(to_string(r.verdict)) << "\" x=\"" << px(std::min(X(0), X(change)))
+      << "\" y=\"" << px(y + 5) << "\" width=\"" << px(std::abs(X(change) - X(0))) << "\" height=\"" << row - 10
+      << "\" fill=\"" << fill << "\"><title>" << xml(key) << ": " << (change >= 0 ? "+" : "") << sig3(100 * change)
+      << "% (bound +-" << sig3(100 * r.bound) << "%), " << xml(to_string(r.verdict)) << "</title></rect>\n</g>\n";
+  }
+  o << "</svg>\n";
+  return o.str();
+}
+
 std::vector<std::pair<std::string, std::string>> report_charts(const Report& rep) {
   std::vector<std::pair<std::string, std::string>> charts{{"roofline.svg", roofline_svg(rep)}};
   for (const std::string& f : families_of(rep)) {
@@ -301,6 +344,17 @@ std::vector<std::pair<std::string, std::string>> report_charts(const Report& rep
     if (std::string s = sweep_svg(rep, f); !s.empty()) charts.emplace_back("sweep-" + f + ".svg", std::move(s));
   }
   return charts;
+}
+
+std::string charts_markdown(const std::vector<std::pair<std::string, std::string>>& charts, const std::string& dir) {
+  std::ostringstream o;
+  o << "\n## Pictures\n\nThe same run drawn (the charts of `kernel-lab bench --html`): where each result sits under "
+       "the roofline, and how far each rung of each ladder climbs toward its ceiling, with its gate marked.\n\n";
+  for (const auto& [name, svg] : charts) {
+    const std::string title = name.substr(0, name.size() - 4);  // without ".svg"
+    o << "![" << title << "](" << dir << "/" << name << ")\n\n";
+  }
+  return o.str();
 }
 
 std::string html_report(const Report& rep) {

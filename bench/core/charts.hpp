@@ -4,6 +4,7 @@
 #pragma once
 
 #include "report.hpp"
+#include "run_compare.hpp"
 
 #include <string>
 #include <utility>
@@ -23,9 +24,17 @@ std::string ladder_svg(const Report& report, const std::string& family);
 // swept results.
 std::string sweep_svg(const Report& report, const std::string& family);
 
+// Base against head (`kernel-lab compare --chart`): one bar per variant and metric compared, its
+// time change from base to head, over the band the rule calls noise; red a regression, green
+// faster (<rect class="change" data-key="KEY" data-verdict="...">).
+std::string comparison_svg(const Comparison& comparison, const std::string& title);
+
 // Every chart by the file name `--svg DIR` writes it under: roofline.svg, ladder-<family>.svg,
 // sweep-<family>.svg.
 std::vector<std::pair<std::string, std::string>> report_charts(const Report& report);
+// A Markdown section that shows the charts written into `dir` (a path relative to the Markdown
+// file), for docs/LESSONS.md: "## Pictures" and one image link per chart.
+std::string charts_markdown(const std::vector<std::pair<std::string, std::string>>& charts, const std::string& dir);
 // The whole page: GPU, commit and date, the charts, the gates table (pass / fail / re-measured),
 // every result and what was left out.
 std::string html_report(const Report& report);

@@ -54,6 +54,9 @@ check "20% faster: exit 0, marked faster" equals "$status/$(row add | grep -c fa
 tsv "$scratch/head.tsv" "add GB/s 960 1.04"
 cmp_tsv --min-change 2
 check "--min-change 2: 4% slower is a regression" equals "$status" 1
+cmp_tsv --min-change 2 --chart "$scratch/compare.svg"
+check "--chart: the chart is drawn" contains "$(cat "$scratch/compare.svg" 2>/dev/null)" '<rect class="change" data-key="add" data-verdict="\*\*REGRESSION\*\*"'
+check "...and named under the table" contains "$out" "^Chart: $scratch/compare.svg$"
 
 tsv "$scratch/base.tsv" "a x 1 1.0" "a x 1 3.0" "a x 1 1.2" "a x 1 1.4"
 tsv "$scratch/head.tsv" "a x 1 1.3"

@@ -1,5 +1,6 @@
 // The reader of `bench --tsv` files and the regression rule of `kernel-lab compare`
 // (bench/core/run_compare.hpp). ci/perf-compare.sh's host test runs the same rule end to end.
+#include "core/charts.hpp"
 #include "core/run_compare.hpp"
 
 #include <gtest/gtest.h>
@@ -133,4 +134,17 @@ TEST(BenchCompareRule, TheMarkdownStatesTheRuleAndEveryRow) {
   EXPECT_NE(md.find("| add | GB/s | 1000 | 900 | 1 | 1.1 | +10.0% | +-5.0% | **REGRESSION** |\n"), std::string::npos)
       << md;
   EXPECT_NE(md.find("**1 regression(s) beyond noise.**"), std::string::npos) << md;
+}
+
+TEST(BenchCompareRule, TheChartShowsEveryComparedRowByItsVerdict) {
+  auto base = rounds("slower", {1, 1, 1});
+  auto head = rounds("slower", {1.2, 1.2, 1.2});
+  for (const auto& r : rounds("quicker", {1, 1, 1})) base.push_back(r);
+  for (const auto& r : rounds("quicker", {0.5, 0.5, 0.5})) head.push_back(r);
+  for (const auto& r : rounds("gone", {1})) base.push_back(r);
+  const std::string svg = kl::bench::comparison_svg(compare_runs(base, head, {}), "base & head");
+  EXPECT_NE(svg.find("<rect class=\"change\" data-key=\"slower\" data-verdict=\"**REGRESSION**\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("<rect class=\"change\" data-key=\"quicker\" data-verdict=\"faster\""), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("data-key=\"gone\""), std::string::npos);  // nothing to compare: not drawn
+  EXPECT_NE(svg.find("<title>base &amp; head</title>"), std::string::npos);
 }
