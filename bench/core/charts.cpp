@@ -80,6 +80,9 @@ std::string decade_label(double exponent) {
   return "1e" + std::to_string(static_cast<int>(exponent));
 }
 
+// More points than this and the roofline names them in tooltips only (see roofline_svg).
+constexpr long max_labelled_points = 24;
+
 struct RoofLine {
   std::string id, label;
   double gops = 0;
@@ -88,7 +91,7 @@ struct RoofLine {
 }  // namespace
 
 std::string roofline_svg(const Report& rep) {
-  const double W = 820, H = 500, L = 80, R = 190, T = 30, B = 60;
+  const double W = 820, H = 524, L = 80, R = 190, T = 30, B = 84;
   const double x0 = L, x1 = W - R, y0 = H - B, y1 = T;
   const Roofline& rl = rep.roofline;
   std::vector<RoofLine> roofs;
@@ -134,7 +137,7 @@ std::string roofline_svg(const Report& rep) {
     o << "<line x1=\"" << px(x) << "\" y1=\"" << y0 << "\" x2=\"" << px(x) << "\" y2=\"" << y1
       << "\" stroke=\"#ddd\"/><text x=\"" << px(x) << "\" y=\"" << y0 + 16 << "\">" << decade_label(e) << "</text>\n";
   }
-  o << "<text class=\"axis-title\" x=\"" << (x0 + x1) / 2 << "\" y=\"" << H - 18
+  o << "<text class=\"axis-title\" x=\"" << (x0 + x1) / 2 << "\" y=\"" << y0 + 36
     << "\">operational intensity (operations per DRAM byte)</text>\n</g>\n";
   o << "<g class=\"axis y\" font-size=\"11\" text-anchor=\"end\">\n";
   for (int i = 0; i <= ay.decades(); ++i) {
@@ -171,15 +174,30 @@ std::string roofline_svg(const Report& rep) {
         << xml(c.name) << ": " << sig3(c.value) << " " << xml(c.metric) << " (measured)</title></line>\n";
   }
   const std::vector<std::string> families = families_of(rep);
+  // Beyond a couple of dozen points the labels hide each other: then each point keeps its name
+  // in its tooltip, and the legend tells the families apart.
+  const bool label_points = std::count_if(rep.results.begin(), rep.results.end(),
+                                          [](const Result& r) { return usable(gops(r)); }) <= max_labelled_points;
   for (const Result& r : rep.results) {
     const double y = gops(r);
     if (!usable(y)) continue;
     const std::size_t f = static_cast<std::size_t>(std::find(families.begin(), families.end(), r.family) - families.begin());
     o << "<circle class=\"point\" data-key=\"" << xml(r.key()) << "\" data-family=\"" << xml(r.family) << "\" cx=\""
       << px(X(r.intensity)) << "\" cy=\"" << px(Y(y)) << "\" r=\"4\" fill=\"" << colour(f) << "\"><title>" << xml(r.key())
-      << ": " << sig3(r.value) << " " << xml(r.metric) << ", " << sig3(r.intensity) << " op/B</title></circle>\n"
-      << "<text class=\"point-label\" x=\"" << px(X(r.intensity) + 6) << "\" y=\"" << px(Y(y) - 4)
-      << "\" font-size=\"9\" fill=\"" << colour(f) << "\">" << xml(r.variant + (r.dtype.empty() ? "" : "." + r.dtype)) << "</text>\n";
+      << ": " << sig3(r.value) << " " << xml(r.metric) << ", " << sig3(r.intensity) << " op/B</title></circle>\n";
+    if (label_points)
+      o << "<text class=\"point-label\" x=\"" << px(X(r.intensity) + 6) << "\" y=\"" << px(Y(y) - 4)
+        << "\" font-size=\"9\" fill=\"" << colour(f) << "\">" << xml(r.variant + (r.dtype.empty() ? "" : "." + r.dtype))
+        << "</text>\n";
+  }
+  o << "</g>\n";
+  // The legend: one colour per family, in a row under the axis title.
+  o << "<g class=\"legend\" font-size=\"11\">\n";
+  double lx = x0;
+  for (std::size_t f = 0; f < families.size(); ++f) {
+    o << "<circle cx=\"" << px(lx + 5) << "\" cy=\"" << H - 14 << "\" r=\"4\" fill=\"" << colour(f) << "\"/><text x=\""
+      << px(lx + 12) << "\" y=\"" << H - 10 << "\">" << xml(families[f]) << "</text>\n";
+    lx += 24 + 6.5 * static_cast<double>(families[f].size());
   }
   o << "</g>\n";
   // Roof labels beside the plot, at the height of each roof.
