@@ -45,6 +45,12 @@ std::vector<std::string> families_of(const Report& rep) {
   return families;
 }
 
+// Whether the family has results at its bench size (a ladder to draw), not only swept ones.
+bool has_rungs(const Report& rep, const std::string& family) {
+  return std::any_of(rep.results.begin(), rep.results.end(),
+                     [&](const Result& r) { return r.family == family && r.sweep.empty(); });
+}
+
 // Attained operations per second, in GOP/s, or NaN when the result is not on the chart.
 double gops(const Result& r) {
   if (!(r.intensity > 0) || !std::isfinite(r.intensity) || !std::isfinite(r.value) || !(r.value > 0)) return NAN;
@@ -356,9 +362,7 @@ std::string comparison_svg(const Comparison& c, const std::string& title) {
 std::vector<std::pair<std::string, std::string>> report_charts(const Report& rep) {
   std::vector<std::pair<std::string, std::string>> charts{{"roofline.svg", roofline_svg(rep)}};
   for (const std::string& f : families_of(rep)) {
-    bool has_rungs = false;
-    for (const Result& r : rep.results) has_rungs = has_rungs || (r.family == f && r.sweep.empty());
-    if (has_rungs) charts.emplace_back("ladder-" + f + ".svg", ladder_svg(rep, f));
+    if (has_rungs(rep, f)) charts.emplace_back("ladder-" + f + ".svg", ladder_svg(rep, f));
     if (std::string s = sweep_svg(rep, f); !s.empty()) charts.emplace_back("sweep-" + f + ".svg", std::move(s));
   }
   return charts;
@@ -411,9 +415,7 @@ std::string html_report(const Report& rep) {
 
   o << "<section id=\"ladders\">\n<h2>Ladders</h2>\n";
   for (const std::string& f : families_of(rep)) {
-    bool has_rungs = false;
-    for (const Result& r : rep.results) has_rungs = has_rungs || (r.family == f && r.sweep.empty());
-    if (has_rungs)
+    if (has_rungs(rep, f))
       o << "<figure>\n" << ladder_svg(rep, f) << "<figcaption>" << xml(f)
         << ": each rung's share of its ceiling; the marks are the min_ratio gates (green pass, red fail).</figcaption>\n</figure>\n";
   }

@@ -46,7 +46,7 @@ expected=$(python3 "$checks" points "$fixture")
 check "one roofline point per result with a rate and an intensity" equals "$points" "$(printf '%s\n' "$expected" | wc -l)"
 while read -r key; do
   check "...a point for $key" contains "$(cat "$dom")" "<circle class=\"point\" data-key=\"$key\""
-done <<<"$expected"
+done < <(printf '%s\n' "$expected")
 for roof in dram fp32 fp16_tensor int32; do
   check "the $roof roof is drawn" contains "$(cat "$dom")" "data-roof=\"$roof\""
 done
