@@ -45,7 +45,7 @@ install(FILES
   kernels/include/kl/timing.hpp kernels/include/kl/watchdog.hpp kernels/include/kl/watchdog.cuh
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/kl)
 install(FILES
-  bench/core/charts.hpp bench/core/format.hpp bench/core/gates.hpp bench/core/json_value.hpp bench/core/lessons.hpp bench/core/repetitions.hpp
+  bench/core/charts.hpp bench/core/format.hpp bench/core/gates.hpp bench/core/input_file.hpp bench/core/json_value.hpp bench/core/lessons.hpp bench/core/repetitions.hpp
   bench/core/report.hpp bench/core/result.hpp bench/core/report_reader.hpp bench/core/roofline.hpp
   bench/core/run_compare.hpp
   bench/core/sgemm_ladder.hpp

@@ -1,5 +1,7 @@
 #include "gates.hpp"
 
+#include "input_file.hpp"
+
 #include "format.hpp"
 
 #include <algorithm>
@@ -157,19 +159,8 @@ GatesFile parse_gates(std::istream& in, const std::string& path) {
 }
 
 GatesFile load_gates(const std::string& path) {
-  // A regular file of reviewed size: a directory opens and reads as empty, a device such as
-  // /dev/zero never ends, and neither is a gates file.
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (error || !std::filesystem::exists(status)) throw GatesFileError("cannot read gates file '" + path + "': no such file");
-  if (!std::filesystem::is_regular_file(status)) throw GatesFileError("gates file '" + path + "' is not a regular file");
-  if (std::filesystem::file_size(path, error) > max_gates_file_bytes || error)
-    throw GatesFileError("gates file '" + path + "' is larger than " + std::to_string(max_gates_file_bytes) + " bytes");
-  std::ifstream in(path);
-  if (!in) throw GatesFileError("cannot read gates file '" + path + "'");
-  GatesFile file = parse_gates(in, path);
-  if (in.bad()) throw GatesFileError("error while reading gates file '" + path + "'");
-  return file;
+  std::istringstream in(read_input_file<GatesFileError>(path, "gates file", max_gates_file_bytes));
+  return parse_gates(in, path);
 }
 
 std::vector<Gate> gates_for_device(const GatesFile& file, const std::string& arch, const std::string& gpu) {

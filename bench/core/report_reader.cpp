@@ -1,5 +1,7 @@
 #include "report_reader.hpp"
 
+#include "input_file.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -200,17 +202,7 @@ Report merge_reports(const std::vector<Report>& reports) {
 }
 
 Report load_report_json(const std::string& path) {
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (error || !std::filesystem::exists(status)) throw JsonError("cannot read bench report '" + path + "': no such file");
-  if (!std::filesystem::is_regular_file(status)) throw JsonError("bench report '" + path + "' is not a regular file");
-  if (std::filesystem::file_size(path, error) > max_report_file_bytes || error)
-    throw JsonError("bench report '" + path + "' is larger than " + std::to_string(max_report_file_bytes) + " bytes");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw JsonError("cannot read bench report '" + path + "'");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw JsonError("error while reading bench report '" + path + "'");
-  return read_report_json(text, path);
+  return read_report_json(read_input_file<JsonError>(path, "bench report", max_report_file_bytes), path);
 }
 
 }  // namespace kl::bench

@@ -1,5 +1,7 @@
 #include "run_compare.hpp"
 
+#include "input_file.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -131,17 +133,7 @@ std::vector<TsvRow> parse_bench_tsv(std::string_view text, const std::string& na
 }
 
 std::vector<TsvRow> load_bench_tsv(const std::string& path) {
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (error || !std::filesystem::exists(status)) throw TsvFileError("cannot read bench TSV '" + path + "': no such file");
-  if (!std::filesystem::is_regular_file(status)) throw TsvFileError("bench TSV '" + path + "' is not a regular file");
-  if (std::filesystem::file_size(path, error) > max_tsv_file_bytes || error)
-    throw TsvFileError("bench TSV '" + path + "' is larger than " + std::to_string(max_tsv_file_bytes) + " bytes");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TsvFileError("cannot read bench TSV '" + path + "'");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) throw TsvFileError("error while reading bench TSV '" + path + "'");
-  return parse_bench_tsv(text, path);
+  return parse_bench_tsv(read_input_file<TsvFileError>(path, "bench TSV", max_tsv_file_bytes), path);
 }
 
 const char* to_string(Verdict v) {
