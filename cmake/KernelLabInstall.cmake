@@ -48,7 +48,7 @@ install(FILES
   bench/core/charts.hpp bench/core/format.hpp bench/core/gates.hpp bench/core/input_file.hpp bench/core/json_value.hpp bench/core/lessons.hpp bench/core/repetitions.hpp
   bench/core/report.hpp bench/core/result.hpp bench/core/report_reader.hpp bench/core/roofline.hpp
   bench/core/run_compare.hpp
-  bench/core/sgemm_ladder.hpp
+  bench/core/sgemm_ladder.hpp bench/core/size_sweep.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/core)
 install(FILES
   bench/cli/args.hpp bench/cli/bench_context.hpp bench/cli/bench_selection.hpp bench/cli/cli.hpp

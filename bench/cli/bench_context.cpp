@@ -1,5 +1,7 @@
 // Bench: the measuring context every family's bench functions share (see bench_context.hpp).
 #include "bench_context.hpp"
+
+#include "core/size_sweep.hpp"
 #include "run_support.hpp"
 
 #include "core/format.hpp"
@@ -213,6 +215,72 @@ double Bench::d2d_copy_gbps() {
   constexpr std::size_t bytes = std::size_t{1} << 30;
   return ceiling("d2d_copy", "GB/s", "cudaMemcpy device to device of 1 GiB, bytes read plus written, median of 20",
                  [] { return kl::cli::d2d_copy_gbps(bytes, 20); });
+}
+
+namespace {
+
+// "1.5 MiB" style, as a ceiling's name suffix allows: 48KiB, 12MiB, 3GiB, 100B.
+std::string bytes_tag(std::size_t bytes) {
+  static constexpr const char* units[] = {"B", "KiB", "MiB", "GiB"};
+  int unit = 0;
+  while (unit < 3 && bytes % 1024 == 0 && bytes >= 1024) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return std::to_string(bytes) + units[unit];
+}
+
+}  // namespace
+
+std::pair<std::string, double> Bench::copy_ceiling(std::size_t bytes) {
+  const std::size_t half = std::max<std::size_t>(bytes / 2, 4);
+  const std::string name = "d2d_copy_" + bytes_tag(2 * half);
+  const double value = ceiling(name, "GB/s", "cudaMemcpy device to device of " + bytes_tag(half) +
+                                                 ", bytes read plus written, timed as a case (L2 flushed, median)",
+                               [&] {
+                                 DeviceBuffer<std::byte> src(half), dst(half);
+                                 KL_CUDA_CHECK(cudaMemset(src.data(), 1, half));
+                                 const TimingSummary t = validated_timing(
+                                     {"ceiling", name, "", "", "", 0}, [](cudaStream_t) {},
+                                     [&](cudaStream_t st) {
+                                       KL_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), half,
+                                                                     cudaMemcpyDeviceToDevice, st));
+                                     },
+                                     [] { return BenchCheck(CaseResult{}); });
+                                 return 2.0 * static_cast<double>(half) / (t.median_ms * 1e6);
+                               });
+  return {name, value};
+}
+
+std::pair<std::string, double> Bench::memset_ceiling(std::size_t bytes) {
+  const std::string name = "memset_" + bytes_tag(bytes);
+  const double value = ceiling(name, "GB/s", "cudaMemset of " + bytes_tag(bytes) + ", bytes written, timed as a case (L2 flushed, median)",
+                               [&] {
+                                 DeviceBuffer<std::byte> dst(bytes);
+                                 const TimingSummary t = validated_timing(
+                                     {"ceiling", name, "", "", "", 0}, [](cudaStream_t) {},
+                                     [&](cudaStream_t st) { KL_CUDA_CHECK(cudaMemsetAsync(dst.data(), 0x5a, bytes, st)); },
+                                     [] { return BenchCheck(CaseResult{}); });
+                                 return static_cast<double>(bytes) / (t.median_ms * 1e6);
+                               });
+  return {name, value};
+}
+
+std::vector<BenchCase> at_swept_sizes(const std::vector<BenchCase>& cases, int max_reps) {
+  std::vector<BenchCase> out;
+  for (const std::int64_t n : bench::sweep_sizes())
+    for (BenchCase c : cases) {
+      c.sweep = bench::size_tag(n);
+      c.max_reps = max_reps;
+      out.push_back(std::move(c));
+    }
+  return out;
+}
+
+std::int64_t case_size(const BenchCase& c, std::int64_t bench_n) {
+  if (c.sweep.empty()) return bench_n;
+  if (const std::optional<std::int64_t> n = bench::size_of_tag(c.sweep)) return *n;
+  throw std::logic_error(c.key() + ": '" + c.sweep + "' is not a size tag");
 }
 
 void poison_words(void* data, std::size_t words, cudaStream_t stream) {

@@ -113,6 +113,12 @@ class Bench {
   void offer_ceiling(const std::string& name, const std::string& metric, const std::string& how, double value);
   // Device-to-device cudaMemcpy of 1 GiB, GB/s of bytes read plus written: the memory-bound ceiling.
   double d2d_copy_gbps();
+  // The ceilings of a memory-bound case that moves `bytes` (read plus written), measured once per
+  // size and timed as a case is (L2 flushed before every run, median): a device-to-device copy
+  // of bytes / 2 (the same bytes moved), named "d2d_copy_<size>"; and, for a write-only case,
+  // cudaMemset of `bytes`, named "memset_<size>". Each returns the ceiling's name and GB/s.
+  std::pair<std::string, double> copy_ceiling(std::size_t bytes);
+  std::pair<std::string, double> memset_ceiling(std::size_t bytes);
 
   // The family's inputs, built on first use and kept for its other cases and re-measurements.
   template <class T>
@@ -201,6 +207,12 @@ std::vector<BenchCase> cases_of(const std::string& family, std::span<const V> ta
                                 const std::vector<std::string>& dtypes = {});
 
 std::string skip_reason_of(const VariantInfo& info);
+
+// `cases` again at every swept n (bench/core/size_sweep.hpp), each tagged with the size and timed
+// at most `max_reps` times; cases with a skip reason stay skipped.
+std::vector<BenchCase> at_swept_sizes(const std::vector<BenchCase>& cases, int max_reps);
+// The n a case times: `bench_n` at the family's bench size, else the n its size tag names.
+std::int64_t case_size(const BenchCase& c, std::int64_t bench_n);
 
 template <class T>
 UnwrittenScan scan_unwritten(const std::vector<T>& output, std::size_t keep) {

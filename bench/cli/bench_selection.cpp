@@ -24,9 +24,16 @@ std::string exclusion_of(const Family& f) {
          "(bench/cli/family.hpp)";
 }
 
+std::string swept_families() {
+  std::string names;
+  for (const Family* f : families())
+    if (f->sweep_cases) names += (names.empty() ? "" : ", ") + f->name;
+  return names;
+}
+
 }  // namespace
 
-BenchSelection select_bench_cases(const std::string& family_flag, const std::string& variant_flag) {
+BenchSelection select_bench_cases(const std::string& family_flag, const std::string& variant_flag, bool sweep) {
   std::string family = family_flag, variant = variant_flag;
   if (family.empty() && !variant.empty()) {
     const auto dot = variant.find('.');
@@ -40,6 +47,8 @@ BenchSelection select_bench_cases(const std::string& family_flag, const std::str
     const auto it = std::find_if(known.begin(), known.end(), [&](const Family* f) { return f->name == family; });
     if (it == known.end()) throw UsageError("unknown family '" + family + "' (benchmarked: " + benched_families() + ")");
     if (!(*it)->benchmarked()) throw UsageError("family '" + family + "' is not benchmarked: " + exclusion_of(**it));
+    if (sweep && !(*it)->sweep_cases)
+      throw UsageError("--sweep: family '" + family + "' has no size sweep (swept: " + swept_families() + ")");
   }
 
   BenchSelection sel;
@@ -51,11 +60,16 @@ BenchSelection select_bench_cases(const std::string& family_flag, const std::str
     if (!family.empty() && family != h->name) continue;
     bool found = variant.empty();
     std::vector<std::string> names;
-    for (const BenchCase& c : h->bench_cases()) {
+    std::vector<BenchCase> cases = h->bench_cases();
+    if (sweep && h->sweep_cases)
+      for (const BenchCase& c : h->sweep_cases())  // a swept n the bench already measures is kept once
+        if (std::none_of(cases.begin(), cases.end(), [&](const BenchCase& b) { return b.key() == c.key(); }))
+          cases.push_back(c);
+    for (const BenchCase& c : cases) {
       const bool wanted = variant.empty() || c.variant == variant;
       if (!c.skip_reason.empty()) {
         if (wanted) {
-          if (!variant.empty())
+          if (!variant.empty() && c.sweep.empty())  // a swept size it skips is listed, the variant still runs
             throw UsageError(h->name + "." + variant + " is not benchmarked: " + c.skip_reason);
           sel.excluded.push_back({c.key(), c.skip_reason});
         }

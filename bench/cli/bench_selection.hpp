@@ -18,7 +18,8 @@ struct BenchSelection {
 };
 
 // family: --family (empty: every family); variant: --variant, a name of that family, or
-// family.name without --family. Throws UsageError naming what is unknown or not benchmarked.
-BenchSelection select_bench_cases(const std::string& family, const std::string& variant);
+// family.name without --family; sweep: --sweep, which adds each family's swept sizes
+// (Family::sweep_cases). Throws UsageError naming what is unknown, not benchmarked or not swept.
+BenchSelection select_bench_cases(const std::string& family, const std::string& variant, bool sweep = false);
 
 }  // namespace kl::cli

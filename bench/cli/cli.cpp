@@ -36,6 +36,7 @@ std::vector<FlagSpec> bench_flags() {
   std::vector<FlagSpec> flags = {{"family", "F", "only this family"},
                                  {"variant", "V", "only this variant"},
                                  {"reps", "N", "timed runs per case (default: about 200 ms of work, 3..20)"},
+                                 {"sweep", "", "also time the memory-bound families at n = 2^12, 2^14, ..., 2^30, each n against its own ceiling"},
                                  {"gates", "FILE", "evaluate these gates; exit 1 if one fails after re-measurement"}};
   for (FlagSpec& f : report_output_flags()) flags.push_back(std::move(f));
   flags.push_back({"lessons", "FILE", "write docs/LESSONS.md (seed claims vs measurements)"});

@@ -34,7 +34,7 @@ bench::Result measure(const BenchCase& c, Bench& ctx) {
 }  // namespace
 
 int cmd_bench(const ParsedArgs& a, std::ostream& out) {
-  const BenchSelection sel = select_bench_cases(a.text("family", ""), a.text("variant", ""));
+  const BenchSelection sel = select_bench_cases(a.text("family", ""), a.text("variant", ""), a.has("sweep"));
   bench::RepetitionPolicy policy;
   policy.fixed = static_cast<int>(a.integer("reps", 0, 1, 1000));
   std::optional<bench::GatesFile> gates;

@@ -53,6 +53,10 @@ struct Family {
   // Or, instead, why the family is not benchmarked (printed in every report).
   std::vector<cli::BenchCase> (*bench_cases)() = nullptr;
   bench::Result (*bench_measure)(const cli::BenchCase& c, cli::Bench& bench) = nullptr;
+  // `kernel-lab bench --sweep`: the memory-bound families' variants again at every swept n
+  // (bench/core/size_sweep.hpp; BenchCase::sweep is the size tag), each read against a ceiling
+  // measured at that n. nullptr: the family has no size sweep.
+  std::vector<cli::BenchCase> (*sweep_cases)() = nullptr;
   std::string not_benchmarked;
 
   // Commands beyond run and bench that only this family has.

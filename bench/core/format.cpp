@@ -11,6 +11,8 @@ std::string fixed(double value, int digits) {
   return buf;
 }
 
+std::string percent(double ratio) { return sig3(100.0 * ratio) + "%"; }
+
 std::string sig3(double value) {
   if (!std::isfinite(value)) return "n/a";
   if (value == 0) return "0";

@@ -9,6 +9,8 @@ namespace kl::bench {
 std::string fixed(double value, int digits);
 // Three significant figures without exponent for ordinary magnitudes: 51.4, 0.0179, 2935.
 std::string sig3(double value);
+// A ratio as a percentage with three significant figures: percent(0.9041) == "90.4%".
+std::string percent(double ratio);
 // As a person would type it (%g): 4, 0.0713, 1000. For thresholds from the gates file.
 std::string plain(double value);
 // A JSON string literal (quotes included), control characters escaped.

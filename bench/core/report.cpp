@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include "format.hpp"
+#include "size_sweep.hpp"
 
 #include <sstream>
 
@@ -41,7 +42,6 @@ void json_array(std::ostream& o, const std::vector<T>& items, F&& each) {
   o << (items.empty() ? "]" : "\n  ]");
 }
 
-std::string percent(double ratio) { return sig3(100.0 * ratio) + "%"; }
 
 }  // namespace
 
@@ -99,6 +99,8 @@ std::string to_markdown(const Report& rep) {
       << ") | " << r.reps << " | " << r.ceiling << " " << sig3(r.ceiling_value) << " | " << percent(r.ratio())
       << " | " << (roof > 0 ? percent(r.value / roof) : "n/a") << " |\n";
   }
+  if (const std::string sweep = sweep_markdown(rep.results); !sweep.empty())
+    o << "\n## Size sweeps (% of the ceiling measured at the same n)\n\n" << sweep;
   if (rep.gates_evaluated) {
     o << "\n## Gates (" << rep.gates_path << ", [gpu " << rep.gpu << "] over [" << rep.arch << "] over [default])\n\n";
     o << "| gate | rule | status | measured | threshold |\n|---|---|---|---|---|\n";

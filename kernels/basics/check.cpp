@@ -121,9 +121,11 @@ CaseResult compare_output(Kernel kernel, const std::vector<float>& got, const st
   return r;
 }
 
-CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in) {
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, int output_offset) {
   if (const std::string rule = v.unsupported(shape); !rule.empty())
     throw std::invalid_argument(v.info.id() + ": " + rule);
+  if (output_offset < 0 || output_offset > 3) throw std::invalid_argument("basics output offset must be in 0..3 elements");
+  const auto shift = static_cast<std::size_t>(output_offset);
   CaseResult r;
   const std::size_t n = output_size(v.kernel, shape);
   const std::vector<double> want = oracle(v.kernel, shape, in);
@@ -134,7 +136,7 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in) {
   }
   if (v.kernel == Kernel::coalesced || v.kernel == Kernel::dot3) {
     DeviceBuffer<float> a{std::span<const float>(in.a3)}, b{std::span<const float>(in.b3)};
-    GuardedBuffer<float> out(n);
+    GuardedBuffer<float> out(n, shift);
     out.poison();
     v.launch({a.data(), b.data(), out.data(), shape});
     KL_CUDA_CHECK(cudaDeviceSynchronize());
@@ -144,7 +146,7 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in) {
   }
   // Inputs get exact-size allocations so memcheck sees any read past their end.
   DeviceBuffer<int> y{std::span<const int>(v.kernel == Kernel::sum_matr ? in.y : in.x)};
-  GuardedBuffer<int> out(n);
+  GuardedBuffer<int> out(n, shift);
   out.poison();
   // sum_matr updates X in place: X goes into the guarded buffer (its canaries stay armed).
   if (v.kernel == Kernel::sum_matr && n != 0)

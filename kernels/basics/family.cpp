@@ -14,7 +14,9 @@
 #include "kl/basics.hpp"
 #include "kl/device_facts.hpp"
 
+#include <cmath>
 #include <cstring>
+#include <tuple>
 #include <iostream>
 #include <ostream>
 
@@ -110,22 +112,30 @@ int run_basics(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) 
 namespace kl::cli {
 namespace {
 
-constexpr std::int64_t bench_n = std::int64_t{1} << 26;
-constexpr int bench_side = 8192;  // 8192 x 8192 = 2^26 for the 2-D kernels
+constexpr std::int64_t bench_n = std::int64_t{1} << 26;  // 8192 x 8192 for the 2-D kernels
 constexpr std::uint64_t bench_seed = 1;
+constexpr int swept_reps = 5;
 
-basics::Shape shape_of(basics::Kernel k) {
+// The shape of n values: a sqrt(n) x sqrt(n) matrix for the 2-D kernels (n is a power of 4), else
+// n elements (the stride-2 writer spreads its n values over 2n).
+basics::Shape shape_of(basics::Kernel k, std::int64_t n) {
   using basics::Kernel;
   basics::Shape s;
   if (k == Kernel::matr || k == Kernel::sum_matr) {
-    s.rows = s.cols = bench_side;
+    s.rows = s.cols = static_cast<int>(std::llround(std::sqrt(static_cast<double>(n))));
     s.block = {16, 16};
     return s;
   }
-  s.cols = static_cast<int>(k == Kernel::non_coalesced ? 2 * bench_n : bench_n);
+  s.cols = static_cast<int>(k == Kernel::non_coalesced ? 2 * n : n);
   s.block = {256, 1};
-  s.threads = bench_n;  // the access kernels: one value per thread
+  s.threads = n;  // the access kernels: one value per thread
   return s;
+}
+
+// Kernels that only write: read against cudaMemset of the same bytes at a swept n.
+bool write_only(basics::Kernel k) {
+  using basics::Kernel;
+  return k == Kernel::fill_arr || k == Kernel::matr || k == Kernel::coalesced || k == Kernel::non_coalesced;
 }
 
 std::string shape_text(const basics::Shape& s) {
@@ -144,9 +154,9 @@ struct KernelInput {
   DeviceBuffer<float> a3, b3;   // dot3
   DeviceBuffer<std::uint32_t> out;
 
-  void build(basics::Kernel k) {
+  void build(basics::Kernel k, std::int64_t n) {
     if (ready) return;
-    shape = shape_of(k);
+    shape = shape_of(k, n);
     host = basics::make_inputs(k, shape, bench_seed);
     want = basics::oracle(k, shape, host);
     const bool sum = k == basics::Kernel::sum_matr;
@@ -173,8 +183,18 @@ struct KernelInput {
   }
 };
 
+// Inputs by variant and n: the bench size's stay (the gates re-measure them), a swept size's are
+// dropped when another swept size is asked for.
 struct BasicsInputs {
-  std::map<std::string, KernelInput> by_variant;
+  std::map<std::pair<std::string, std::int64_t>, KernelInput> by_variant_and_n;
+
+  KernelInput& get(const std::string& variant, basics::Kernel k, std::int64_t n) {
+    if (!by_variant_and_n.count({variant, n}))
+      std::erase_if(by_variant_and_n, [&](const auto& e) { return e.first.second != bench_n && e.first.second != n; });
+    KernelInput& in = by_variant_and_n[{variant, n}];
+    in.build(k, n);
+    return in;
+  }
 };
 
 }  // namespace
@@ -194,8 +214,7 @@ std::vector<BenchCase> basics_bench_cases() {
 
 bench::Result basics_bench_measure(const BenchCase& c, Bench& ctx) {
   const basics::Variant& v = basics::variant(c.variant);
-  KernelInput& in = ctx.state<BasicsInputs>("basics").by_variant[c.variant];
-  in.build(v.kernel);
+  KernelInput& in = ctx.state<BasicsInputs>("basics").get(c.variant, v.kernel, case_size(c, bench_n));
   const bool sum = v.kernel == basics::Kernel::sum_matr;
   const void* first = v.kernel == basics::Kernel::dot3 ? static_cast<const void*>(in.a3.data()) : in.x.data();
   const basics::Args args{first, in.b3.data(), in.out.data(), in.shape};
@@ -211,9 +230,30 @@ bench::Result basics_bench_measure(const BenchCase& c, Bench& ctx) {
   const Work w = work_of(v.kernel, in.shape);
   bench::Result r = throughput_result(c, shape_text(in.shape), t, w.bytes, "GB/s", bench::Roof::dram_bandwidth,
                                       w.intensity());
-  r.ceiling = "d2d_copy";
-  r.ceiling_value = ctx.d2d_copy_gbps();
+  // The seeds' kernels keep the device-to-device copy at the bench size, the vectorised fill is
+  // read against the write it competes with (cudaMemset); a swept n has its own ceiling.
+  if (c.sweep.empty() && v.info.name != "fill_vectorized") {
+    r.ceiling = "d2d_copy";
+    r.ceiling_value = ctx.d2d_copy_gbps();
+  } else {
+    const auto bytes = static_cast<std::size_t>(w.bytes);
+    std::tie(r.ceiling, r.ceiling_value) = write_only(v.kernel) ? ctx.memset_ceiling(bytes) : ctx.copy_ceiling(bytes);
+  }
   return r;
+}
+
+std::vector<BenchCase> basics_sweep_cases() {
+  std::vector<BenchCase> cases = at_swept_sizes(basics_bench_cases(), swept_reps);
+  for (BenchCase& c : cases) {
+    if (!c.skip_reason.empty()) continue;
+    const basics::Kernel k = basics::variant(c.variant).kernel;
+    const std::int64_t n = case_size(c, bench_n);
+    if (k == basics::Kernel::non_coalesced && 2 * n > (std::int64_t{1} << 30))
+      c.skip_reason = "spreads n values over 2n ints, and its index 2n must stay within 2^30";
+    if (k == basics::Kernel::dot3 && n > bench_n)
+      c.skip_reason = "drawing 2^28 or more float3 pairs on the host takes minutes; swept up to 2^26";
+  }
+  return cases;
 }
 
 }  // namespace kl::cli
@@ -236,6 +276,7 @@ const Family& family_basics() {
     f.run = cli::run_basics;
     f.bench_cases = cli::basics_bench_cases;
     f.bench_measure = cli::basics_bench_measure;
+    f.sweep_cases = cli::basics_sweep_cases;
     return f;
   }();
   return family;

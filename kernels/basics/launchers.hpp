@@ -15,4 +15,5 @@ void launch_non_coalesced(const Args& args, cudaStream_t stream);
 void launch_sh_mem_ex(const Args& args, cudaStream_t stream);
 void launch_vector_dot_product(const Args& args, cudaStream_t stream);
 void launch_atomic_counter(const Args& args, cudaStream_t stream);
+void launch_fill_vectorized(const Args& args, cudaStream_t stream);
 }  // namespace kl::basics

@@ -157,6 +157,13 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         counter_rule, launch_atomic_counter},
        Kernel::counter},
+      {{{"basics", "fill_vectorized", seed004, "fill_arr (int4, beyond the seed)",
+         "Beyond the seed: fill_arr's values stored as 16-byte int4 vectors in a grid-stride loop "
+         "(unaligned head and tail one by one): write-only at the write-bandwidth limit, read "
+         "against cudaMemset of the same bytes.",
+         Role::teaching, {}},
+        any_1d, launch_fill_vectorized},
+       Kernel::fill_arr},
   };
   return variants;
 }

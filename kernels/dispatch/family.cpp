@@ -11,7 +11,10 @@
 #include "kl/device_facts.hpp"
 #include "kl/dispatch.hpp"
 
+#include <cmath>
+#include <map>
 #include <ostream>
+#include <tuple>
 
 namespace kl::cli {
 namespace {
@@ -74,10 +77,21 @@ namespace kl::cli {
 namespace {
 
 constexpr int bench_side = 8192;
+constexpr std::int64_t bench_cells = std::int64_t{bench_side} * bench_side;
 constexpr Dim2 bench_block{16, 16};  // the seeds' 2-D block shape, scaled up from 2x2
+constexpr int swept_reps = 5;
 
+// The output by cell count: the bench size's stays, a swept size's is dropped for the next.
 struct DispatchInputs {
-  DeviceBuffer<int> coords{2 * static_cast<std::size_t>(bench_side) * bench_side};
+  std::map<std::int64_t, DeviceBuffer<int>> coords_by_cells;
+
+  DeviceBuffer<int>& coords(std::int64_t cells) {
+    if (!coords_by_cells.count(cells))
+      std::erase_if(coords_by_cells, [&](const auto& e) { return e.first != bench_cells; });
+    DeviceBuffer<int>& buffer = coords_by_cells[cells];
+    if (buffer.size() == 0) buffer = DeviceBuffer<int>(2 * static_cast<std::size_t>(cells));
+    return buffer;
+  }
 };
 
 }  // namespace
@@ -86,19 +100,28 @@ std::vector<BenchCase> dispatch_bench_cases() {
   return cases_of<dispatch::Variant>("dispatch", dispatch::variants());
 }
 
+// n cells as a sqrt(n) x sqrt(n) grid (n is a power of 4), each cell two ints written.
+std::vector<BenchCase> dispatch_sweep_cases() { return at_swept_sizes(dispatch_bench_cases(), swept_reps); }
+
 bench::Result dispatch_bench_measure(const BenchCase& c, Bench& ctx) {
   const dispatch::Variant& v = dispatch::variant(c.variant);
-  DispatchInputs& in = ctx.state<DispatchInputs>("dispatch");
-  const dispatch::Shape shape{bench_side, bench_side, bench_block};
+  const std::int64_t cells = case_size(c, bench_cells);
+  const auto side = static_cast<int>(std::llround(std::sqrt(static_cast<double>(cells))));
+  DeviceBuffer<int>& coords = ctx.state<DispatchInputs>("dispatch").coords(cells);
+  const dispatch::Shape shape{side, side, bench_block};
   const TimingSummary t = ctx.validated_timing(
-      c, [&](cudaStream_t s) { poison_words(in.coords.data(), in.coords.size(), s); },
-      [&](cudaStream_t s) { v.launch({in.coords.data(), shape}, s); },
-      [&] { return dispatch::check_coords(in.coords.download(), shape); }, output_bytes(in.coords));
+      c, [&](cudaStream_t s) { poison_words(coords.data(), coords.size(), s); },
+      [&](cudaStream_t s) { v.launch({coords.data(), shape}, s); },
+      [&] { return dispatch::check_coords(coords.download(), shape); }, output_bytes(coords));
   const Work w = work_of(shape);
-  bench::Result r = throughput_result(c, std::to_string(bench_side) + "x" + std::to_string(bench_side) + " block=16x16", t,
+  bench::Result r = throughput_result(c, std::to_string(side) + "x" + std::to_string(side) + " block=16x16", t,
                                       w.bytes, "GB/s", bench::Roof::dram_bandwidth, w.intensity());
-  r.ceiling = "d2d_copy";
-  r.ceiling_value = ctx.d2d_copy_gbps();
+  if (c.sweep.empty()) {
+    r.ceiling = "d2d_copy";
+    r.ceiling_value = ctx.d2d_copy_gbps();
+  } else {  // write-only: read against cudaMemset of the same bytes
+    std::tie(r.ceiling, r.ceiling_value) = ctx.memset_ceiling(static_cast<std::size_t>(w.bytes));
+  }
   return r;
 }
 
@@ -118,6 +141,7 @@ const Family& family_dispatch() {
     f.run = cli::run_dispatch;
     f.bench_cases = cli::dispatch_bench_cases;
     f.bench_measure = cli::dispatch_bench_measure;
+    f.sweep_cases = cli::dispatch_sweep_cases;
     f.commands = {{{"coords",
                     {{"width", "W", "cells per row (default 4)"},
                      {"height", "H", "rows (default 6)"},

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 
 namespace kl::elementwise {
 
@@ -38,13 +39,27 @@ std::vector<double> oracle(Op op, const Inputs& in) {
   return out;
 }
 
-CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in) {
-  // Inputs get exact-size allocations so memcheck sees any read past their end.
-  DeviceBuffer<float> a{std::span<const float>(in.a)};
-  DeviceBuffer<float> b{std::span<const float>(v.op == Op::add ? in.b : in.a)};
-  GuardedBuffer<float> out(static_cast<std::size_t>(shape.n));
+namespace {
+
+// `host` uploaded `offset` floats into an allocation that ends where it ends, so memcheck sees
+// any read past its end.
+DeviceBuffer<float> upload_at(const std::vector<float>& host, int offset) {
+  DeviceBuffer<float> buffer(host.size() + static_cast<std::size_t>(offset));
+  if (!host.empty())
+    KL_CUDA_CHECK(cudaMemcpy(buffer.data() + offset, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+  return buffer;
+}
+
+}  // namespace
+
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, Offsets offsets) {
+  for (const int o : {offsets.a, offsets.b, offsets.out})
+    if (o < 0 || o > 3) throw std::invalid_argument("elementwise offsets must be in 0..3 floats");
+  const DeviceBuffer<float> a = upload_at(in.a, offsets.a);
+  const DeviceBuffer<float> b = upload_at(v.op == Op::add ? in.b : in.a, offsets.b);
+  GuardedBuffer<float> out(static_cast<std::size_t>(shape.n), static_cast<std::size_t>(offsets.out));
   out.poison();
-  v.launch({a.data(), b.data(), out.data(), shape});
+  v.launch({a.data() + offsets.a, b.data() + offsets.b, out.data(), shape});
   KL_CUDA_CHECK(cudaDeviceSynchronize());
 
   CaseResult r = compare_output(v.op, out.download(), oracle(v.op, in));

@@ -1,6 +1,7 @@
 // The elementwise family as the harness sees it (family.hpp).
 // run: --n N --block B. bench: GB/s of bytes read plus written over 2^26 floats (256 MiB per
-// array, five times the H100's L2), against the device-to-device copy.
+// array, five times the H100's L2), against the device-to-device copy; `bench --sweep` at
+// n = 2^12 .. 2^30, each against a copy of the same bytes at that n.
 #include "family.hpp"
 #include "bench_context.hpp"
 #include "run_support.hpp"
@@ -8,7 +9,10 @@
 #include "kl/device_facts.hpp"
 #include "kl/elementwise.hpp"
 
+#include "core/size_sweep.hpp"
+
 #include <ostream>
+#include <tuple>
 
 namespace kl::cli {
 namespace {
@@ -53,6 +57,7 @@ namespace {
 constexpr std::int64_t bench_n = std::int64_t{1} << 26;
 constexpr int bench_block = 256;
 constexpr std::uint64_t bench_seed = 1;
+constexpr int swept_reps = 5;
 
 struct OpInput {
   bool ready = false;
@@ -60,17 +65,21 @@ struct OpInput {
   DeviceBuffer<float> a, b, out;
 };
 
+// Inputs by op and n: the bench size's stay for the whole run (the gates re-measure them), a
+// swept size's are dropped when another swept size is asked for (2^30 adds need 12 GiB).
 struct ElementwiseInputs {
-  std::map<elementwise::Op, OpInput> by_op;
+  std::map<std::pair<elementwise::Op, std::int64_t>, OpInput> by_op_and_n;
 
-  OpInput& get(elementwise::Op op) {
-    OpInput& in = by_op[op];
+  OpInput& get(elementwise::Op op, std::int64_t n) {
+    if (!by_op_and_n.count({op, n}))
+      std::erase_if(by_op_and_n, [&](const auto& e) { return e.first.second != bench_n && e.first.second != n; });
+    OpInput& in = by_op_and_n[{op, n}];
     if (in.ready) return in;
-    const elementwise::Inputs host = elementwise::make_inputs(op, {bench_n, bench_block}, bench_seed);
+    const elementwise::Inputs host = elementwise::make_inputs(op, {n, bench_block}, bench_seed);
     in.want = elementwise::oracle(op, host);
     in.a = DeviceBuffer<float>(std::span<const float>(host.a));
     if (op == elementwise::Op::add) in.b = DeviceBuffer<float>(std::span<const float>(host.b));
-    in.out = DeviceBuffer<float>(static_cast<std::size_t>(bench_n));
+    in.out = DeviceBuffer<float>(static_cast<std::size_t>(n));
     in.ready = true;
     return in;
   }
@@ -82,20 +91,27 @@ std::vector<BenchCase> elementwise_bench_cases() {
   return cases_of<elementwise::Variant>("elementwise", elementwise::variants());
 }
 
+std::vector<BenchCase> elementwise_sweep_cases() { return at_swept_sizes(elementwise_bench_cases(), swept_reps); }
+
 bench::Result elementwise_bench_measure(const BenchCase& c, Bench& ctx) {
   const elementwise::Variant& v = elementwise::variant(c.variant);
-  OpInput& in = ctx.state<ElementwiseInputs>("elementwise").get(v.op);
+  const std::int64_t n = case_size(c, bench_n);
+  OpInput& in = ctx.state<ElementwiseInputs>("elementwise").get(v.op, n);
   const bool add = v.op == elementwise::Op::add;
-  const elementwise::Args args{in.a.data(), add ? in.b.data() : in.a.data(), in.out.data(), {bench_n, bench_block}};
+  const elementwise::Args args{in.a.data(), add ? in.b.data() : in.a.data(), in.out.data(), {n, bench_block}};
   const TimingSummary t = ctx.validated_timing(
       c, [&](cudaStream_t s) { poison_words(in.out.data(), in.out.size(), s); },
       [&](cudaStream_t s) { v.launch(args, s); },
       [&] { return elementwise::compare_output(v.op, in.out.download(), in.want); }, output_bytes(in.out));
-  const Work w = work_of(v.op, bench_n);
-  bench::Result r = throughput_result(c, "n=2^26 block=" + std::to_string(bench_block), t, w.bytes, "GB/s",
-                                      bench::Roof::dram_bandwidth, w.intensity());
-  r.ceiling = "d2d_copy";
-  r.ceiling_value = ctx.d2d_copy_gbps();
+  const Work w = work_of(v.op, n);
+  bench::Result r = throughput_result(c, "n=" + bench::size_text(n) + " block=" + std::to_string(bench_block), t,
+                                      w.bytes, "GB/s", bench::Roof::dram_bandwidth, w.intensity());
+  if (c.sweep.empty()) {
+    r.ceiling = "d2d_copy";
+    r.ceiling_value = ctx.d2d_copy_gbps();
+  } else {
+    std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling(static_cast<std::size_t>(w.bytes));
+  }
   return r;
 }
 
@@ -115,6 +131,7 @@ const Family& family_elementwise() {
     f.run = cli::run_elementwise;
     f.bench_cases = cli::elementwise_bench_cases;
     f.bench_measure = cli::elementwise_bench_measure;
+    f.sweep_cases = cli::elementwise_sweep_cases;
     return f;
   }();
   return family;

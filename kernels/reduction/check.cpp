@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <stdexcept>
 
 namespace kl::reduction {
 
@@ -115,12 +116,16 @@ namespace {
 
 template <class T>
 CaseResult run_typed(const Variant& v, const Shape& shape, const std::vector<T>& host, const Oracle& want,
-                     double* got) {
-  // The input gets an exact-size allocation so memcheck sees any read past its end.
-  DeviceBuffer<T> in{std::span<const T>(host)};
+                     double* got, int offset) {
+  if (offset < 0 || offset > 3) throw std::invalid_argument("reduction input offset must be in 0..3 elements");
+  // The input starts `offset` elements into an allocation that ends where it ends, so memcheck
+  // sees any read past its end (and initcheck any read of the elements before its start).
+  DeviceBuffer<T> in(host.size() + static_cast<std::size_t>(offset));
+  if (!host.empty())
+    KL_CUDA_CHECK(cudaMemcpy(in.data() + offset, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
   GuardedBuffer<T> out(1);
   out.poison();
-  v.launch({in.data(), out.data(), shape});
+  v.launch({in.data() + offset, out.data(), shape});
   KL_CUDA_CHECK(cudaDeviceSynchronize());
 
   const T sum = out.download()[0];
@@ -163,9 +168,10 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in) {
   return run_case(v, shape, in, oracle(shape.dtype, in));
 }
 
-CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, const Oracle& want, double* got) {
-  return shape.dtype == Dtype::i32 ? run_typed<int>(v, shape, in.i, want, got)
-                                   : run_typed<float>(v, shape, in.f, want, got);
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, const Oracle& want, double* got,
+                    int offset) {
+  return shape.dtype == Dtype::i32 ? run_typed<int>(v, shape, in.i, want, got, offset)
+                                   : run_typed<float>(v, shape, in.f, want, got, offset);
 }
 
 }  // namespace kl::reduction

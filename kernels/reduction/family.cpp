@@ -5,6 +5,9 @@
 // rung is read against CUB's sum of the same dtype, measured here; CUB itself against the
 // device-to-device copy. Float is the gated dtype (bench/gates.conf): its sums match the seeds'
 // ladder in cost, and int adds the same 4-byte traffic.
+// The ladder's top (CUB, the two-level grid_stride and warp_shuffle, the single-launch rung) is
+// also timed at n = 2^16, where launches, not bandwidth, decide. `bench --sweep` times every
+// rung at n = 2^12 .. 2^30, each against CUB at the same n.
 #include "family.hpp"
 #include "bench_context.hpp"
 #include "run_support.hpp"
@@ -13,9 +16,12 @@
 #include "kl/device_facts.hpp"
 #include "kl/reduction.hpp"
 
+#include "core/size_sweep.hpp"
+
 #include <bit>
 #include <iomanip>
 #include <ostream>
+#include <tuple>
 
 namespace kl::cli {
 namespace {
@@ -73,6 +79,10 @@ namespace {
 constexpr std::int64_t bench_n = std::int64_t{1} << 28;  // also the largest exact int n
 constexpr int bench_block = 256;
 constexpr std::uint64_t bench_seed = 1;
+// The small size the bench also times the ladder's top at: a launch or two, not bandwidth.
+constexpr std::int64_t small_n = std::int64_t{1} << 16;
+// Swept cases time 5 runs: a sum repeats within a percent, and the sweep has ~190 cases.
+constexpr int swept_reps = 5;
 
 struct ReductionInput {
   reduction::Shape shape;
@@ -81,17 +91,20 @@ struct ReductionInput {
   DeviceBuffer<std::uint32_t> sum{1};
 };
 
+// Inputs by dtype and n. The bench size's stay for the whole run (the gates re-measure them);
+// a swept size's are dropped when another swept size is asked for (2^30 floats are 4 GiB).
 struct ReductionInputs {
-  std::map<std::string, ReductionInput> by_dtype;
+  std::map<std::pair<std::string, std::int64_t>, ReductionInput> by_dtype_and_n;
 
-  ReductionInput& get(const std::string& dtype) {
-    auto it = by_dtype.find(dtype);
-    if (it != by_dtype.end()) return it->second;
-    ReductionInput& in = by_dtype[dtype];
-    in.shape = {bench_n, bench_block, reduction::parse_dtype(dtype)};
+  ReductionInput& get(const std::string& dtype, std::int64_t n) {
+    auto it = by_dtype_and_n.find({dtype, n});
+    if (it != by_dtype_and_n.end()) return it->second;
+    std::erase_if(by_dtype_and_n, [&](const auto& entry) { return entry.first.second != bench_n && entry.first.second != n; });
+    ReductionInput& in = by_dtype_and_n[{dtype, n}];
+    in.shape = {n, bench_block, reduction::parse_dtype(dtype)};
     const reduction::Inputs host = reduction::make_inputs(in.shape, bench_seed);
     in.want = reduction::oracle(in.shape.dtype, host);
-    in.x = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(bench_n));
+    in.x = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(n));
     const void* src = in.shape.dtype == reduction::Dtype::i32 ? static_cast<const void*>(host.i.data()) : host.f.data();
     KL_CUDA_CHECK(cudaMemcpy(in.x.data(), src, in.x.bytes(), cudaMemcpyHostToDevice));
     return in;
@@ -106,33 +119,65 @@ CaseResult check_sum(const reduction::Variant& v, const ReductionInput& in) {
   return reduction::compare_sum(v, in.shape, std::bit_cast<float>(bits), in.want);
 }
 
+// The variants also timed at small_n: CUB, the seed ladder's two-level rungs (a memset, then a
+// kernel of atomics) and the single-launch rung that must beat them there.
+bool timed_small(const std::string& variant) {
+  return variant == "cub_sum" || variant == "grid_stride" || variant == "warp_shuffle" ||
+         variant == "vectorized_single_launch";
+}
+
 }  // namespace
 
 std::vector<BenchCase> reduction_bench_cases() {
-  return cases_of<reduction::Variant>("reduction", reduction::variants(), {"float", "int"});
+  std::vector<BenchCase> cases = cases_of<reduction::Variant>("reduction", reduction::variants(), {"float", "int"});
+  std::vector<BenchCase> small;
+  for (BenchCase c : cases)
+    if (c.skip_reason.empty() && timed_small(c.variant)) {
+      c.sweep = bench::size_tag(small_n);
+      small.push_back(c);
+    }
+  cases.insert(cases.end(), small.begin(), small.end());
+  return cases;
+}
+
+std::vector<BenchCase> reduction_sweep_cases() {
+  std::vector<BenchCase> cases =
+      at_swept_sizes(cases_of<reduction::Variant>("reduction", reduction::variants(), {"float", "int"}), swept_reps);
+  for (BenchCase& c : cases)
+    if (c.skip_reason.empty() && c.dtype == "int" && case_size(c, bench_n) > reduction::max_exact_int_n)
+      c.skip_reason = "int inputs stop at 2^28: a sum of 2^30 values in [-7, 7] could overflow int32";
+  return cases;
 }
 
 bench::Result reduction_bench_measure(const BenchCase& c, Bench& ctx) {
   const reduction::Variant& v = reduction::variant(c.variant);
-  ReductionInput& in = ctx.state<ReductionInputs>("reduction").get(c.dtype);
+  const std::int64_t n = case_size(c, bench_n);
+  ReductionInput& in = ctx.state<ReductionInputs>("reduction").get(c.dtype, n);
   const reduction::Args args{in.x.data(), in.sum.data(), in.shape};
   const TimingSummary t = ctx.validated_timing(
       c, [&](cudaStream_t s) { poison_words(in.sum.data(), 1, s); }, [&](cudaStream_t s) { v.launch(args, s); },
       [&] { return check_sum(v, in); });
-  const Work w = work_of(bench_n);
-  bench::Result r = throughput_result(c, "n=2^28 block=" + std::to_string(bench_block) + " " + c.dtype, t, w.bytes,
-                                      "GB/s", bench::Roof::dram_bandwidth, w.intensity());
-  const std::string cub = "cub_sum." + c.dtype;
-  const std::string how = "cub::DeviceReduce::Sum over 2^28 " + c.dtype + "s, GB/s of bytes read";
+  const Work w = work_of(n);
+  bench::Result r = throughput_result(c, "n=" + bench::size_text(n) + " block=" + std::to_string(bench_block) + " " + c.dtype,
+                                      t, w.bytes, "GB/s", bench::Roof::dram_bandwidth, w.intensity());
+  // One CUB ceiling per dtype and n: "cub_sum.float", "cub_sum.float_n64k".
+  const std::string cub = "cub_sum." + c.dtype + (c.sweep.empty() ? "" : "_" + c.sweep);
+  const std::string how = "cub::DeviceReduce::Sum over " + bench::size_text(n) + " " + c.dtype + "s, GB/s of bytes read";
   if (v.info.role == Role::reference) {
-    r.ceiling = "d2d_copy";
-    r.ceiling_value = ctx.d2d_copy_gbps();
+    if (c.sweep.empty()) {
+      r.ceiling = "d2d_copy";
+      r.ceiling_value = ctx.d2d_copy_gbps();
+    } else {
+      std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling(static_cast<std::size_t>(w.bytes));
+    }
     ctx.offer_ceiling(cub, "GB/s", how, r.value);
   } else {
     r.ceiling = cub;
+    // The ceiling gets the bench's full repetitions even for a swept case: one noisy CUB median
+    // (5 runs) would misread every rung at that n.
     r.ceiling_value = ctx.ceiling(cub, "GB/s", how, [&] {
-      const bench::Result ref =
-          reduction_bench_measure({"reduction", reduction::variants().front().info.name, c.dtype, "", "", 0}, ctx);
+      const bench::Result ref = reduction_bench_measure(
+          {"reduction", reduction::variants().front().info.name, c.dtype, "", c.sweep, 0}, ctx);
       bench::check_against_roofline(ref, ctx.roofline());  // a ceiling must be physical too
       return ref.value;
     });
@@ -157,6 +202,7 @@ const Family& family_reduction() {
     f.run = cli::run_reduction;
     f.bench_cases = cli::reduction_bench_cases;
     f.bench_measure = cli::reduction_bench_measure;
+    f.sweep_cases = cli::reduction_sweep_cases;
     return f;
   }();
   return family;

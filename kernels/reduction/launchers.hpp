@@ -40,5 +40,6 @@ void launch_last_warp_syncwarp(const Args& args, cudaStream_t stream);
 void launch_complete_unrolling(const Args& args, cudaStream_t stream);
 void launch_grid_stride(const Args& args, cudaStream_t stream);
 void launch_warp_shuffle(const Args& args, cudaStream_t stream);
+void launch_vectorized_single_launch(const Args& args, cudaStream_t stream);
 
 }  // namespace kl::reduction

@@ -41,6 +41,7 @@ std::int64_t one_per_thread_depth(const Shape& s) { return plan::shared_tree(s.n
 std::int64_t two_per_thread_depth(const Shape& s) { return plan::shared_tree(s.n, s.block, 2).depth(); }
 std::int64_t grid_stride_depth(const Shape& s) { return plan::grid_stride_pairs(s.n, s.block).depth(); }
 std::int64_t warp_shuffle_depth(const Shape& s) { return plan::grid_stride_shuffles(s.n, s.block).depth(); }
+std::int64_t vectorized_depth(const Shape& s) { return plan::vectorized_single_launch(s.n, s.block).depth(); }
 
 ExpectedFinding race(const char* repro) {
   return {Checker::racecheck, "Race reported between", repro,
@@ -95,6 +96,11 @@ const std::vector<Variant> variant_table = {
        "Beyond the seed: __shfl_down_sync sums each warp in registers; shared memory holds one value per warp.",
        Role::teaching, {}},
       tree_block, launch_warp_shuffle}, warp_shuffle_depth},
+    {{{"reduction", "vectorized_single_launch", seed004, "vectorized_sum (beyond the seed)",
+       "Beyond the seed: 16-byte loads (unaligned head and tail one by one), four vectors in flight "
+       "per thread, shuffles, and a last-block-done finish: one launch, no memset, at any n.",
+       Role::teaching, {}},
+      tree_block, launch_vectorized_single_launch}, vectorized_depth},
 };
 
 }  // namespace

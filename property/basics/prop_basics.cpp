@@ -74,6 +74,17 @@ KL_PROPERTY(BasicsProperty, EveryCleanKernelMatchesItsOracle, ()) {
   if (!r.ok()) RC_FAIL(v.info.id() + ": " + r.describe());
 }
 
+// The vectorised fill with its output starting 0..3 elements past a 16-byte boundary: head,
+// int4 body and tail at every alignment, over count()'s edges (0, 1, 2, 3, the primes,
+// 2^k +- 1) and uniform sizes; every element written with its value, no canary touched.
+KL_PROPERTY(BasicsProperty, VectorizedFillIsRightAtEveryOutputOffset, ()) {
+  const Variant& v = variant("fill_vectorized");
+  const Shape shape{1, static_cast<int>(*kl::gen::count(0).as("n")), {*kl::gen::any_block().as("block"), 1}, 0};
+  const int offset = *rc::gen::inRange(0, 4).as("output offset");
+  const CaseResult r = run_case(v, shape, make_inputs(v.kernel, shape, 1), offset);
+  if (!r.ok()) RC_FAIL(v.info.id() + " at offset " + std::to_string(offset) + ": " + r.describe());
+}
+
 // The access kernels' preconditions are exactly "no write past the buffer".
 KL_PROPERTY(BasicsProperty, AccessKernelsSupportExactlyTheThreadCountsTheirBufferHolds, ()) {
   const auto n = static_cast<int>(*kl::gen::count_in(0, 5000).as("n"));

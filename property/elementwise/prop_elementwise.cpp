@@ -34,6 +34,18 @@ KL_PROPERTY(ElementwiseProperty, EveryCleanVariantMatchesTheOracle, ()) {
   if (!r.ok()) RC_FAIL(v.info.id() + ": " + r.describe());
 }
 
+// Every clean variant with each buffer starting 0..3 floats past a 16-byte boundary: the
+// vectorised rungs' head, body and tail at every alignment (equal or not), over count()'s edges
+// (1, 2, 3, the primes, 2^k +- 1) and uniform sizes.
+KL_PROPERTY(ElementwiseProperty, EveryCleanVariantIsRightAtEveryOffset, ()) {
+  const Variant& v = variant(*rc::gen::elementOf(names(false)).as("variant"));
+  const Shape shape{*kl::gen::count(0).as("n"), *block_for(v).as("block")};
+  const Offsets offsets{*rc::gen::inRange(0, 4).as("a offset"), *rc::gen::inRange(0, 4).as("b offset"),
+                        *rc::gen::inRange(0, 4).as("out offset")};
+  const CaseResult r = run_case(v, shape, make_inputs(v.op, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed")), offsets);
+  if (!r.ok()) RC_FAIL(v.info.id() + ": " + r.describe());
+}
+
 // A block outside 1..1024 is refused with the variant and the rule named; nothing launches.
 KL_PROPERTY(ElementwiseProperty, IllegalBlocksAreRejectedNeverComputed, ()) {
   const std::vector<std::string> all = [] {

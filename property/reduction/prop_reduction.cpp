@@ -70,6 +70,18 @@ KL_PROPERTY(ReductionProperty, EveryCleanRungMatchesTheOracle, ()) {
   check_matches_oracle(variant(*rc::gen::elementOf(clean_names()).as("variant")));
 }
 
+// Every clean rung with its input starting 0..3 elements past a 16-byte boundary: the vectorised
+// rung's head and tail paths (and every rung's indexing) at every alignment, over count()'s
+// edges (1, 2, 3, the primes 97, 1021, 1048573, 2^k +- 1) and uniform sizes.
+KL_PROPERTY(ReductionProperty, EveryCleanRungSumsAtEveryStartOffset, ()) {
+  const Variant& v = variant(*rc::gen::elementOf(clean_names()).as("variant"));
+  const Shape shape = shape_for(v);
+  const int offset = *rc::gen::inRange(0, 4).as("offset");
+  const Inputs in = make_inputs(shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
+  const CaseResult r = run_case(v, shape, in, oracle(shape.dtype, in), nullptr, offset);
+  if (!r.ok()) RC_FAIL(v.info.id() + " at offset " + std::to_string(offset) + ": " + r.describe());
+}
+
 // The flawed rung as the seed writes it (volatile, no __syncwarp) sums right on the H100 and is
 // benchmarked, so its values are checked like every clean rung's. Its own suite: racecheck, which
 // reports its hazards (kl.expect.race-reduce-unroll-volatile), leaves it out; the others run it.

@@ -35,6 +35,19 @@ TEST(Basics, ReferenceAndFillArrAgreeOnOddSizes) {
   }
 }
 
+// The vectorised fill stores 16 bytes at a time: fill_arr's values at every output offset (0..3
+// ints past a 16-byte boundary), at sizes around the vector width and past one grid of the GPU.
+TEST(BasicsVectorizedFill, MatchesFillArrAtEveryOutputOffset) {
+  const Variant& v = variant("fill_vectorized");
+  for (int offset = 0; offset < 4; ++offset)
+    for (int n : {0, 1, 2, 3, 4, 5, 8, 1021, 65537, 5000011}) {
+      const Shape shape = one_d(n, 256);
+      const CaseResult r = run_case(v, shape, make_inputs(v.kernel, shape, 5), offset);
+      EXPECT_TRUE(r.ok()) << "offset=" << offset << " n=" << n << ": " << r.describe();
+      EXPECT_EQ(r.checked, static_cast<std::size_t>(n));
+    }
+}
+
 // Seed: N = 200, M = 300 with the fixed launch: every element a[i] = i.
 TEST(BasicsSeed, MatrGuarded200By300) {
   const CaseResult r = run("matr", matrix(300, 200, {32, 8}));

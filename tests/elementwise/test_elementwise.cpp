@@ -78,3 +78,19 @@ TEST(PlantedAddUnguarded, IsCorrectWhenTheBlocksTileExactly) {
   const CaseResult r = run("add_unguarded", {1024, 128});
   EXPECT_TRUE(r.ok()) << r.describe();
 }
+
+// The vectorised rungs read and write 16 bytes at a time: every start offset of each buffer
+// (0..3 floats past a 16-byte boundary; equal offsets take the float4 path after a head, unequal
+// ones the float-by-float loop) at sizes around the vector width and the grid's reach.
+TEST(ElementwiseVectorized, RightAtEveryOffsetOfEveryBuffer) {
+  for (const char* name : {"add_vectorized", "exp_vectorized"}) {
+    const Variant& v = variant(name);
+    for (std::int64_t n : {0, 1, 2, 3, 4, 5, 9, 1021, 65537, 3000017})
+      for (const Offsets o : {Offsets{0, 0, 0}, Offsets{1, 1, 1}, Offsets{2, 2, 2}, Offsets{3, 3, 3},
+                              Offsets{0, 1, 2}, Offsets{3, 0, 0}, Offsets{0, 0, 3}}) {
+        const CaseResult r = run_case(v, {n, 256}, make_inputs(v.op, {n, 256}, 4), o);
+        EXPECT_TRUE(r.ok()) << name << " n=" << n << " offsets " << o.a << "," << o.b << "," << o.out << ": "
+                            << r.describe();
+      }
+  }
+}

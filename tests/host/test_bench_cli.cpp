@@ -102,9 +102,42 @@ TEST(BenchSelection, PlantedAndHostReferencesAreNeverMeasured) {
   EXPECT_TRUE(benched_keys().count("reduction.unroll_last_warp.float"));
   EXPECT_EQ(all.complete_families.size(), 7u);  // matmul imatmul reduction elementwise basics dispatch riemann
   const kl::cli::BenchSelection one = kl::cli::select_bench_cases("reduction", "grid_stride");
-  ASSERT_EQ(one.cases.size(), 2u);  // float and int
+  ASSERT_EQ(one.cases.size(), 4u);  // float and int at 2^28, then both again at 2^16
   EXPECT_EQ(one.cases[0].key(), "reduction.grid_stride.float");
+  EXPECT_EQ(one.cases[2].key(), "reduction.grid_stride.float.n64k");
   EXPECT_TRUE(one.complete_families.empty());
+}
+
+// --sweep adds every swept n of the memory-bound families, each case once (the bench's own 2^16
+// cases are not repeated), int stops at 2^28 with its reason, and a family without a sweep is
+// refused by name.
+TEST(BenchSelection, SweepAddsEverySizeOfTheMemoryBoundFamiliesOnce) {
+  const kl::cli::BenchSelection plain = kl::cli::select_bench_cases("reduction", "vectorized_single_launch");
+  const kl::cli::BenchSelection swept = kl::cli::select_bench_cases("reduction", "vectorized_single_launch", true);
+  std::set<std::string> keys;
+  for (const kl::cli::BenchCase& c : swept.cases) EXPECT_TRUE(keys.insert(c.key()).second) << "twice: " << c.key();
+  EXPECT_EQ(plain.cases.size(), 4u);
+  // 10 sizes of float, 9 of int (2^30 is skipped), beside the two bench-size cases.
+  EXPECT_EQ(swept.cases.size(), 2u + 10u + 9u);
+  EXPECT_TRUE(keys.count("reduction.vectorized_single_launch.float.n4k"));
+  EXPECT_TRUE(keys.count("reduction.vectorized_single_launch.float.n1g"));
+  EXPECT_FALSE(keys.count("reduction.vectorized_single_launch.int.n1g"));
+  bool int_reason = false;
+  for (const auto& e : swept.excluded)
+    int_reason = int_reason || (e.what == "reduction.vectorized_single_launch.int.n1g" &&
+                                e.reason.find("int inputs stop at 2^28") != std::string::npos);
+  EXPECT_TRUE(int_reason);
+  for (const char* family : {"elementwise", "basics", "dispatch"})
+    EXPECT_GT(kl::cli::select_bench_cases(family, "", true).cases.size(),
+              5 * kl::cli::select_bench_cases(family, "").cases.size())
+        << family;
+  try {
+    kl::cli::select_bench_cases("matmul", "", true);
+    FAIL() << "matmul has no size sweep";
+  } catch (const kl::cli::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("--sweep: family 'matmul' has no size sweep (swept: "), std::string::npos)
+        << e.what();
+  }
 }
 
 // Every catalogue family has a hook line (benched, or excluded with a reason), and the perf

@@ -4,6 +4,7 @@
 #include "core/lessons.hpp"
 #include "core/repetitions.hpp"
 #include "core/report.hpp"
+#include "core/size_sweep.hpp"
 
 #include <gtest/gtest.h>
 
@@ -250,4 +251,59 @@ TEST(BenchGates, SweptKeysAreResultKeys) {
     EXPECT_NE(std::string(e.what()).find("is not a result key (family.variant[.dtype][.sweep]"), std::string::npos)
         << e.what();
   }
+}
+
+// Swept sizes are the powers of 4 from 2^12 to 2^30, named by tags result keys allow.
+TEST(BenchSizeSweep, TagsNameEverySizeAndOnlyThose) {
+  const std::vector<std::int64_t>& sizes = kl::bench::sweep_sizes();
+  ASSERT_EQ(sizes.size(), 10u);
+  EXPECT_EQ(sizes.front(), 4096);
+  EXPECT_EQ(sizes.back(), std::int64_t{1} << 30);
+  EXPECT_EQ(kl::bench::size_tag(4096), "n4k");
+  EXPECT_EQ(kl::bench::size_tag(65536), "n64k");
+  EXPECT_EQ(kl::bench::size_tag(std::int64_t{1} << 20), "n1m");
+  EXPECT_EQ(kl::bench::size_tag(std::int64_t{1} << 28), "n256m");
+  EXPECT_EQ(kl::bench::size_tag(std::int64_t{1} << 30), "n1g");
+  for (const std::int64_t n : sizes) EXPECT_EQ(kl::bench::size_of_tag(kl::bench::size_tag(n)), n);
+  EXPECT_FALSE(kl::bench::size_of_tag("m1024_n1024_k1024"));
+  EXPECT_FALSE(kl::bench::size_of_tag(""));
+  EXPECT_FALSE(kl::bench::size_of_tag("n32k"));
+  EXPECT_THROW(kl::bench::size_tag(8192), std::invalid_argument);
+  EXPECT_EQ(kl::bench::size_text(65536), "2^16");
+  EXPECT_EQ(kl::bench::size_text(1000), "1000");
+}
+
+// The summary: one row per variant in ascending n, each point's share of its own ceiling, and
+// the smallest n at which the share reaches 90% ("never" when no n does).
+TEST(BenchSizeSweep, MarkdownStatesTheSmallestSizeAtTheLimit) {
+  std::vector<Result> results;
+  const auto point = [&](const std::string& variant, std::int64_t n, double value, double ceiling) {
+    Result r = make("reduction", variant, "float", value, "GB/s", "cub_sum.float_" + kl::bench::size_tag(n), ceiling,
+                    Roof::dram_bandwidth);
+    r.sweep = kl::bench::size_tag(n);
+    results.push_back(r);
+  };
+  point("fast", std::int64_t{1} << 16, 95, 100);  // listed out of order on purpose
+  point("fast", 4096, 50, 100);
+  point("fast", std::int64_t{1} << 14, 89.9, 100);
+  point("slow", 4096, 10, 100);
+  point("slow", std::int64_t{1} << 16, 80, 100);
+  results.push_back(make("reduction", "fast", "float", 3000, "GB/s", "cub_sum.float", 3000, Roof::dram_bandwidth));
+  const std::vector<kl::bench::SweepRow> rows = kl::bench::sweep_rows(results);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].key, "reduction.fast.float");
+  ASSERT_EQ(rows[0].points.size(), 3u);
+  EXPECT_EQ(rows[0].points[0].first, 4096);
+  EXPECT_EQ(rows[0].limit_from(), std::int64_t{1} << 16);  // 89.9% at 2^14 is short of 90%
+  EXPECT_FALSE(rows[1].limit_from());
+  const std::string md = kl::bench::sweep_markdown(results);
+  EXPECT_NE(md.find("| variant | ceiling | n=2^12 | n=2^14 | n=2^16 | reaches 90.0% from |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `reduction.fast.float` | cub_sum.float | 50.0% | 89.9% | 95.0% | n=2^16 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `reduction.slow.float` | cub_sum.float | 10.0% | - | 80.0% | never |"), std::string::npos) << md;
+  kl::bench::Report rep = sample_report();
+  EXPECT_EQ(kl::bench::to_markdown(rep).find("## Size sweeps"), std::string::npos);
+  rep.results = results;
+  EXPECT_NE(kl::bench::to_markdown(rep).find("## Size sweeps (% of the ceiling measured at the same n)"),
+            std::string::npos);
+  EXPECT_EQ(kl::bench::sweep_markdown({}), "");
 }

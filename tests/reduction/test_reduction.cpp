@@ -2,9 +2,13 @@
 // data, within the rung's depth bound on rounding data), seed-style launches, rejected block
 // sizes, and the flawed volatile rung's correct sums.
 #include "kl/reduction.hpp"
+#include "kl/guarded_buffer.hpp"
 #include "kl/test_env.hpp"
 
 #include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
 
 using namespace kl::reduction;
 using kl::CaseResult;
@@ -95,4 +99,45 @@ TEST(FlawedUnrollLastWarp, VolatileSumsAreRightOnThisGpu) {
         EXPECT_TRUE(r.ok()) << "block=" << block << " " << to_string(d) << " " << to_string(data) << ": "
                             << r.describe();
       }
+}
+
+// The vectorised rung reads 16 bytes at a time: every start offset (0..3 elements past a 16-byte
+// boundary) with sizes around the vector width, the block's 16 elements per thread and the
+// grid's cap, on both dtypes.
+TEST(VectorizedSingleLaunch, SumsAtEveryStartOffsetAndSize) {
+  const Variant& v = variant("vectorized_single_launch");
+  for (int offset = 0; offset < 4; ++offset)
+    for (std::int64_t n : {0, 1, 2, 3, 4, 5, 7, 8, 97, 1021, 4095, 4096, 4097, 65535, 65537, 4194305})
+      for (Dtype d : {Dtype::i32, Dtype::f32}) {
+        const Shape shape{n, 256, d};
+        const Inputs in = make_inputs(shape, 5);
+        const CaseResult r = run_case(v, shape, in, oracle(d, in), nullptr, offset);
+        EXPECT_TRUE(r.ok()) << "offset=" << offset << " n=" << n << " " << to_string(d) << ": " << r.describe();
+      }
+}
+
+// One launch, no memset: the output starts as poison (a NaN) and must be overwritten, and the
+// finish's block counter must be back at 0 after every launch, so a second and third launch on
+// the same buffers give the same float sum bit for bit (the partials are added in block order)
+// on rounding data, where a different order would round differently.
+TEST(VectorizedSingleLaunch, RepeatedLaunchesGiveTheSameSumWithoutZeroingTheOutput) {
+  const Variant& v = variant("vectorized_single_launch");
+  for (std::int64_t n : {std::int64_t{1000}, std::int64_t{3} << 20}) {
+    const Shape shape{n, 128, Dtype::f32};
+    const Inputs in = make_inputs(shape, 9, FloatData::rounding);
+    kl::DeviceBuffer<float> x{std::span<const float>(in.f)};
+    kl::GuardedBuffer<float> out(1);
+    std::vector<float> sums;
+    for (int launch = 0; launch < 3; ++launch) {
+      out.poison();
+      v.launch({x.data(), out.data(), shape});
+      KL_CUDA_CHECK(cudaDeviceSynchronize());
+      sums.push_back(out.download()[0]);
+      EXPECT_FALSE(kl::GuardedBuffer<float>::is_poison(sums.back())) << "n=" << n << " launch " << launch;
+    }
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(sums[0]), std::bit_cast<std::uint32_t>(sums[1])) << "n=" << n;
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(sums[0]), std::bit_cast<std::uint32_t>(sums[2])) << "n=" << n;
+    const Oracle want = oracle(Dtype::f32, in);
+    EXPECT_TRUE(compare_sum(v, shape, sums[0], want).ok()) << "n=" << n << " sum " << sums[0] << " vs " << want.value;
+  }
 }

@@ -72,7 +72,9 @@ CaseResult compare_output(Kernel kernel, const std::vector<float>& got, const st
 // Uploads exact-size inputs, poisons a guarded output (sum_matr: X uploaded into it), launches,
 // checks guards and compares: ints exactly; dot3 within gamma(3) * sum |a_i b_i| of a double
 // reference. Elements the oracle marks NaN must still hold the poison.
-CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
+// The output starts `output_offset` elements (0..3) past a 16-byte boundary (the front canaries
+// grow by as many): the vectorised fill must be right at any start.
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs, int output_offset = 0);
 
 // dot3's derived bound: a 3-term dot product in binary32 (with or without FMA contraction)
 // differs from the exact value by at most gamma(3) * sum |a_i b_i| (Higham 3.1); plus 2^-52 of

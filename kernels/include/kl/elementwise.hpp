@@ -46,8 +46,15 @@ std::vector<double> oracle(Op op, const Inputs& inputs);
 // (the poison, a NaN, never matches).
 CaseResult compare_output(Op op, const std::vector<float>& got, const std::vector<double>& want);
 
+// Where each buffer starts, in floats past a 16-byte boundary (0..3): the vectorised rungs read
+// 16 bytes at a time and must be right at every combination (the elements before each start
+// are allocated but never written, so initcheck reports a read of them).
+struct Offsets {
+  int a = 0, b = 0, out = 0;
+};
+
 // Uploads exact-size inputs, poisons a guarded output, launches `v`, checks guards and
-// compares with the oracle (compare_output).
-CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
+// compares with the oracle (compare_output). Buffers start 16-byte aligned unless `offsets` say.
+CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs, Offsets offsets = {});
 
 }  // namespace kl::elementwise

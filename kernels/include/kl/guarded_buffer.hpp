@@ -55,16 +55,18 @@ class GuardedBuffer {
   // 1023 elements past the end, and those writes must land in canaries, not in other allocations.
   static constexpr std::size_t guard_words = 1024;
 
-  explicit GuardedBuffer(std::size_t count)
-      : count_(count), storage_(count + 2 * guard_words) {}
+  // `shift` extra canary elements in front move data() off the allocation's 16-byte alignment
+  // (shift % 4 elements of 4 bytes), for kernels whose vectorised paths must handle any offset.
+  explicit GuardedBuffer(std::size_t count, std::size_t shift = 0)
+      : count_(count), front_(guard_words + shift), storage_(count + front_ + guard_words) {}
 
-  T* data() noexcept { return storage_.data() + guard_words; }
-  const T* data() const noexcept { return storage_.data() + guard_words; }
+  T* data() noexcept { return storage_.data() + front_; }
+  const T* data() const noexcept { return storage_.data() + front_; }
   std::size_t size() const noexcept { return count_; }
 
   // Poison the output, arm the canaries.
   void poison(cudaStream_t stream = nullptr) {
-    detail::fill_words(storage_.data(), guard_words, sizeof(T), Patterns::canary, stream);
+    detail::fill_words(storage_.data(), front_, sizeof(T), Patterns::canary, stream);
     detail::fill_words(data(), count_, sizeof(T), Patterns::poison, stream);
     detail::fill_words(data() + count_, guard_words, sizeof(T), Patterns::canary, stream);
     KL_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -82,12 +84,12 @@ class GuardedBuffer {
     GuardReport report;
     for (std::size_t i = 0; i < all.size(); ++i) {
       const Word bits = bits_of(all[i]);
-      if (i < guard_words) {
+      if (i < front_) {
         report.damaged_before += bits != Patterns::canary;
-      } else if (i < guard_words + count_) {
-        if (bits == Patterns::poison && report.unwritten++ == 0) report.first_unwritten = i - guard_words;
+      } else if (i < front_ + count_) {
+        if (bits == Patterns::poison && report.unwritten++ == 0) report.first_unwritten = i - front_;
       } else if (bits != Patterns::canary && report.damaged_after++ == 0) {
-        report.first_damaged_after = i - guard_words - count_;
+        report.first_damaged_after = i - front_ - count_;
       }
     }
     return report;
@@ -103,6 +105,7 @@ class GuardedBuffer {
   }
 
   std::size_t count_;
+  std::size_t front_;  // canary elements before data()
   DeviceBuffer<T> storage_;
 };
 

@@ -93,8 +93,10 @@ CaseResult compare_sum(const Variant& v, const Shape& shape, float got, const Or
 // Uploads exact-size inputs, poisons a guarded one-element output, launches `v`, checks the
 // guards, and compares with compare_sum. `got`, if given, receives the sum the GPU wrote.
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
-// The same with the oracle of `inputs` computed once by the caller (for many rungs on one input).
+// The same with the oracle of `inputs` computed once by the caller (for many rungs on one input),
+// and the input starting `offset` elements (0..3) past a 16-byte boundary: the vectorised rung
+// reads 16 bytes at a time and must handle any start.
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs, const Oracle& want,
-                    double* got = nullptr);
+                    double* got = nullptr, int offset = 0);
 
 }  // namespace kl::reduction

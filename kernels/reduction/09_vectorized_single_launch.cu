@@ -1,0 +1,153 @@
+// Teaches (beyond the seeds): what a reduction needs to read at the bandwidth limit and to pay
+// one launch at any n.
+//  - 16-byte loads (float4 / int4): a quarter of the load instructions of rung 08. The input
+//    need only be 4-byte aligned, so the elements before the first 16-byte boundary (the head,
+//    0..3 of them) and those after the last whole vector (the tail) are read one by one.
+//  - Four vectors in flight per thread per step: each thread issues four independent loads
+//    before it adds any of them, so enough bytes are in flight to cover DRAM latency.
+//  - Warp shuffles for the block's sum (rung 08's lesson).
+//  - A single-launch finish: each block stores its partial sum, and the last block to finish
+//    (counted with one atomicInc-style ticket) adds the partials and writes the result. No
+//    cudaMemset of the output first, no second kernel: small n pays one launch, and the float
+//    sum is the same on every run (the partials are added in block order).
+// Seed: 004_f92a7ab1d28b5b9a.txt (the ladder this climbs past); the last-block-done pattern is
+// the CUDA samples' threadFenceReduction.
+#include "launchers.hpp"
+
+#include "kl/geometry.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace kl::reduction {
+namespace {
+
+template <class T>
+struct Vec4;
+template <>
+struct Vec4<float> {
+  using type = float4;
+};
+template <>
+struct Vec4<int> {
+  using type = int4;
+};
+
+// The finish's scratch: one partial per block and the count of blocks that have stored theirs,
+// one set per dtype. Static device memory, so a launch allocates nothing. The last block resets
+// its count to 0, so the next launch starts from zero; two launches of this rung on the same
+// dtype must therefore not overlap (different streams at once): the lab launches one at a time.
+__device__ float float_partials[plan::max_vectorized_blocks];
+__device__ int int_partials[plan::max_vectorized_blocks];
+__device__ unsigned int float_blocks_done = 0;
+__device__ unsigned int int_blocks_done = 0;
+
+__device__ float* partials(float) { return float_partials; }
+__device__ int* partials(int) { return int_partials; }
+__device__ unsigned int* blocks_done(float) { return &float_blocks_done; }
+__device__ unsigned int* blocks_done(int) { return &int_blocks_done; }
+
+template <class T, class V>
+__device__ void add_vector(T& sum, const V& v) {
+  sum += v.x;
+  sum += v.y;
+  sum += v.z;
+  sum += v.w;
+}
+
+template <class T>
+__device__ T warp_sum(T v) {
+  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+  return v;
+}
+
+// The block's sum, valid in thread 0; every thread must call it. blockDim.x is a power of two
+// >= 32. Callers separate two calls with a __syncthreads() (warp_sums is reused).
+template <class T>
+__device__ T block_sum(T v) {
+  __shared__ T warp_sums[32];
+  v = warp_sum(v);
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  if (lane == 0) warp_sums[warp] = v;
+  __syncthreads();
+  v = T(0);
+  if (warp == 0) {
+    if (lane < static_cast<int>(blockDim.x / 32)) v = warp_sums[lane];
+    v = warp_sum(v);
+  }
+  return v;
+}
+
+// The single-launch finish: the block's total becomes the output directly when the grid is one
+// block; otherwise it is stored, and the block that takes the last ticket adds every partial.
+// The __threadfence() before the ticket makes the partial visible before the count says so; the
+// one after it orders the last block's reads after every other block's store; __ldcg reads from
+// L2, past an L1 that is not coherent across SMs.
+template <class T>
+__device__ void finish(T block_total, T* out) {
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0) *out = block_total;
+    return;
+  }
+  __shared__ bool is_last;
+  T* block_partials = partials(T{});
+  if (threadIdx.x == 0) {
+    block_partials[blockIdx.x] = block_total;
+    __threadfence();
+    is_last = atomicAdd(blocks_done(T{}), 1u) == gridDim.x - 1;
+    __threadfence();
+  }
+  __syncthreads();
+  if (!is_last) return;
+  T sum = T(0);
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) sum += __ldcg(&block_partials[b]);
+  sum = block_sum(sum);
+  if (threadIdx.x == 0) {
+    *out = sum;
+    *blocks_done(T{}) = 0;
+  }
+}
+
+// in + head is 16-byte aligned; head <= n.
+template <class T>
+__global__ void vectorized_sum(const T* in, T* out, long long n, int head) {
+  using V = typename Vec4<T>::type;
+  const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
+  const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const long long vectors = (n - head) / 4;
+  const V* body = reinterpret_cast<const V*>(in + head);
+  T sum = T(0);
+  if (tid < head) sum += in[tid];
+  long long i = tid;
+  for (; i + 3 * threads < vectors; i += 4 * threads) {
+    const V v0 = body[i];
+    const V v1 = body[i + threads];
+    const V v2 = body[i + 2 * threads];
+    const V v3 = body[i + 3 * threads];
+    add_vector(sum, v0);
+    add_vector(sum, v1);
+    add_vector(sum, v2);
+    add_vector(sum, v3);
+  }
+  for (; i < vectors; i += threads) add_vector(sum, body[i]);
+  const long long tail = head + 4 * vectors;
+  if (tid < n - tail) sum += in[tail + tid];
+  sum = block_sum(sum);
+  __syncthreads();  // block_sum's shared memory is used again by the finish
+  finish(sum, out);
+}
+
+}  // namespace
+
+void launch_vectorized_single_launch(const Args& args, cudaStream_t stream) {
+  const auto blocks = static_cast<unsigned>(plan::vectorized_single_launch(args.shape.n, args.shape.block).blocks);
+  with_dtype(args, [&](auto in, auto out) {
+    // Elements before the first 16-byte boundary: 0..3 for a 4-byte-aligned input.
+    const auto misaligned = static_cast<int>((reinterpret_cast<std::uintptr_t>(in) / 4) % 4);
+    const auto head = static_cast<int>(std::min<std::int64_t>(args.shape.n, (4 - misaligned) % 4));
+    vectorized_sum<<<blocks, args.shape.block, 0, stream>>>(in, out, static_cast<long long>(args.shape.n), head);
+  });
+}
+
+}  // namespace kl::reduction
