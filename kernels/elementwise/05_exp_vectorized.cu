@@ -1,5 +1,5 @@
-// Teaches (beyond the seeds): exp (03) at the bandwidth limit with float4 loads and stores in a
-// grid-stride loop (vectorized_map.cuh). The same expf per element, so the same ulp bound;
+// Teaches (beyond the seeds): exp (03) at the bandwidth limit with float4 loads and stores, one
+// vector per thread (vectorized_map.cuh). The same expf per element, so the same ulp bound;
 // __expf would be faster still but is several ulp off, which the check would reject.
 // Seed: 002_546f08ca611913b2.txt, kernel `exp_kernel` (the rung this speeds up).
 #include "vectorized_map.cuh"

@@ -66,13 +66,13 @@ const std::vector<Variant>& table() {
         any_block, launch_exp},
        Op::exp},
       {{{"elementwise", "add_vectorized", seed003, "add (float4, beyond the seed)",
-         "Beyond the seed: float4 loads and stores in a grid-stride loop, two vectors in flight per "
-         "thread, the unaligned head and tail one by one; the grid is what the GPU holds at once.",
+         "Beyond the seed: float4 loads and stores, one vector per thread over a full grid (a grid-stride "
+         "loop past it), the unaligned head and tail one by one.",
          Role::teaching, {}},
         any_block, launch_add_vectorized},
        Op::add},
       {{{"elementwise", "exp_vectorized", seed002, "exp_kernel (float4, beyond the seed)",
-         "Beyond the seed: exp with float4 loads and stores in a grid-stride loop; the same expf, "
+         "Beyond the seed: exp with float4 loads and stores, one vector per thread; the same expf, "
          "so the same ulp bound.",
          Role::teaching, {}},
         any_block, launch_exp_vectorized},
