@@ -2,7 +2,7 @@
 // work with: the case, the check, and the context they measure in.
 //   bench_cases()    every case the family benches, read from its registry alone (no GPU): one per
 //              variant (and per dtype where the family has several, per swept shape where it
-//              sweeps shapes). Planted variants and host
+//              sweeps shapes; Family::sweep_cases adds swept sizes). Planted variants and host
 //              references come back with a skip_reason and are never measured.
 //   bench_measure()  one case at the bench size: build (or reuse) the inputs, then
 //              Bench::validated_timing (validate, time with L2 flushed, validate the output of

@@ -7,6 +7,9 @@
 // is a bandwidth, neither is benched. The two access kernels write the same 2^26 values;
 // non_coalesced spreads them over twice the memory, and its GB/s counts the values it writes,
 // so the pair reads as the seed's lesson: what a stride of 2 costs.
+// fill_vectorized (beyond the seeds) is read against cudaMemset of the same bytes instead: the
+// write it competes with. `bench --sweep` times every benched kernel at n = 2^12 .. 2^30, each
+// against its ceiling at that n (cudaMemset for the write-only ones, else a copy of the bytes).
 #include "family.hpp"
 #include "bench_context.hpp"
 #include "run_support.hpp"

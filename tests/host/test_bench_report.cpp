@@ -237,6 +237,39 @@ TEST(BenchLessons, SgemmLadderTableFromTheRunsResults) {
             std::string::npos);
 }
 
+// The memory-bound section: each rung beside the seed rung it speeds up (share of its ceiling,
+// the ceiling, the speedup), and the size sweep when the run has one; no section without the rungs.
+TEST(BenchLessons, MemoryBoundRungsBesideTheirSeedRungsWithTheSweep) {
+  const kl::bench::Roofline roofline = kl::bench::roofline_of(h100());
+  std::vector<Result> results = {
+      make("reduction", "grid_stride", "float", 2870, "GB/s", "cub_sum.float", 3000, Roof::dram_bandwidth),
+      make("reduction", "vectorized_single_launch", "float", 2970, "GB/s", "cub_sum.float", 3000, Roof::dram_bandwidth),
+      make("basics", "fill_vectorized", "", 3000, "GB/s", "memset_256MiB", 3100, Roof::dram_bandwidth)};
+  EXPECT_EQ(kl::bench::lessons_markdown({}, {results[0]}, roofline, {}, "H100", "sm_90", "x").find("memory-bound"),
+            std::string::npos);
+  std::string md = kl::bench::lessons_markdown({}, results, roofline, {}, "H100", "sm_90", "x");
+  EXPECT_NE(md.find("## Beyond the seeds: memory-bound kernels at the bandwidth limit"), std::string::npos) << md;
+  // 2970 / 3000 of CUB beside grid_stride's 2870 / 3000: 1.03x.
+  EXPECT_NE(md.find("| `reduction.grid_stride.float` | 0.957x | `reduction.vectorized_single_launch.float` | 0.990x | "
+                    "cub_sum.float 3000 GB/s | 1.03x |"),
+            std::string::npos)
+      << md;
+  // fill_arr not in this run: its cells are "-", the rung's are there.
+  EXPECT_NE(md.find("| `basics.fill_arr` | - | `basics.fill_vectorized` | 0.968x | memset_256MiB 3100 GB/s | - |"),
+            std::string::npos)
+      << md;
+  EXPECT_EQ(md.find("Size sweep"), std::string::npos);
+  Result swept = results[1];
+  swept.sweep = "n64k";
+  swept.ceiling = "cub_sum.float_n64k";
+  results.push_back(swept);
+  md = kl::bench::lessons_markdown({}, results, roofline, {}, "H100", "sm_90", "x");
+  EXPECT_NE(md.find("Size sweep (`kernel-lab bench --sweep`)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `reduction.vectorized_single_launch.float` | cub_sum.float | 99.0% | n=2^16 |"),
+            std::string::npos)
+      << md;
+}
+
 // A swept result's key has four parts, and a gate may name it.
 TEST(BenchGates, SweptKeysAreResultKeys) {
   std::istringstream text("[default]\nmin_ratio matmul.tuned.m8192_n1024_k4096 >= 0.8\n");
