@@ -1,6 +1,7 @@
 #include "charts.hpp"
 
 #include "format.hpp"
+#include "size_sweep.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -269,7 +270,7 @@ std::string ladder_svg(const Report& rep, const std::string& family) {
 }
 
 std::string sweep_svg(const Report& rep, const std::string& family) {
-  std::vector<std::string> tags;                               // swept shapes, in the bench's order
+  std::vector<std::string> tags;                               // swept shapes or sizes, x axis order
   std::map<std::string, std::vector<const Result*>> curves;    // variant[.dtype] -> its points
   std::vector<std::string> curve_order;
   for (const Result& r : rep.results) {
@@ -280,6 +281,16 @@ std::string sweep_svg(const Report& rep, const std::string& family) {
     curves[name].push_back(&r);
   }
   if (tags.empty()) return "";
+  // Size tags (n4k .. n1g) in ascending n, whatever order the cases ran in (the bench's own 2^16
+  // cases come before the sweep's); other shapes keep the bench's order. Each curve's points in
+  // the x axis' order, so a line never doubles back.
+  if (std::all_of(tags.begin(), tags.end(), [](const std::string& t) { return size_of_tag(t).has_value(); }))
+    std::sort(tags.begin(), tags.end(), [](const std::string& a, const std::string& b) { return *size_of_tag(a) < *size_of_tag(b); });
+  const auto x_index = [&](const Result* r) {
+    return static_cast<std::size_t>(std::find(tags.begin(), tags.end(), r->sweep) - tags.begin());
+  };
+  for (auto& [name, points] : curves)
+    std::stable_sort(points.begin(), points.end(), [&](const Result* a, const Result* b) { return x_index(a) < x_index(b); });
   double top = 1.0;
   for (const auto& [name, points] : curves)
     for (const Result* r : points)
@@ -305,7 +316,7 @@ std::string sweep_svg(const Report& rep, const std::string& family) {
     const std::string& name = curve_order[c];
     std::ostringstream points;
     for (const Result* r : curves[name]) {
-      const std::size_t i = static_cast<std::size_t>(std::find(tags.begin(), tags.end(), r->sweep) - tags.begin());
+      const std::size_t i = x_index(r);
       points << px(X(i)) << "," << px(Y(std::isfinite(r->ratio()) ? r->ratio() : 0)) << " ";
     }
     o << "<polyline class=\"sweep-curve\" data-variant=\"" << xml(name) << "\" points=\"" << points.str()

@@ -152,6 +152,41 @@ TEST(BenchReportHtml, LaddersMarkEachMinRatioGateByItsOutcome) {
                                              "ladder-reduction.svg", "ladder-elementwise.svg", "ladder-basics.svg"}));
 }
 
+// A size sweep's x axis runs in ascending n even when the 2^16 point came first (the bench's own
+// small case precedes the sweep), and each curve's points follow the axis.
+TEST(BenchReportHtml, SizeSweepRunsInAscendingN) {
+  kl::bench::Report rep = fixture();
+  rep.results.clear();
+  for (const char* tag : {"n64k", "n4k", "n16k", "n256k"}) {
+    kl::bench::Result r;
+    r.family = "reduction";
+    r.variant = "vectorized_single_launch";
+    r.dtype = "float";
+    r.sweep = tag;
+    r.metric = "GB/s";
+    r.value = 10;
+    r.ceiling_value = 10;
+    rep.results.push_back(r);
+  }
+  const std::string svg = kl::bench::sweep_svg(rep, "reduction");
+  const std::size_t n4k = svg.find(">n4k<"), n16k = svg.find(">n16k<"), n64k = svg.find(">n64k<"),
+                    n256k = svg.find(">n256k<");
+  ASSERT_NE(n256k, std::string::npos) << svg;
+  EXPECT_LT(n4k, n16k);
+  EXPECT_LT(n16k, n64k);
+  EXPECT_LT(n64k, n256k);
+  // The polyline's x coordinates increase point by point.
+  const std::size_t at = svg.find("points=\"");
+  ASSERT_NE(at, std::string::npos);
+  std::istringstream points(svg.substr(at + 8, svg.find('"', at + 8) - at - 8));
+  double last_x = -1;
+  for (std::string point; points >> point;) {
+    const double x = std::stod(point.substr(0, point.find(',')));
+    EXPECT_GT(x, last_x) << svg;
+    last_x = x;
+  }
+}
+
 TEST(BenchReportHtml, ThePageIsSelfContainedAndEscapesText) {
   kl::bench::Report rep = fixture();
   rep.results[0].variant = "<naive & \"friends\">";
