@@ -232,37 +232,37 @@ std::string bytes_tag(std::size_t bytes) {
 
 }  // namespace
 
+double Bench::timed_like_a_case(const std::string& name, const std::function<void(cudaStream_t)>& work) {
+  return validated_timing({"ceiling", name, "", "", "", 0}, [](cudaStream_t) {}, work,
+                          [] { return BenchCheck(CaseResult{}); })
+      .median_ms;
+}
+
 std::pair<std::string, double> Bench::copy_ceiling(std::size_t bytes) {
   const std::size_t half = std::max<std::size_t>(bytes / 2, 4);
   const std::string name = "d2d_copy_" + bytes_tag(2 * half);
-  const double value = ceiling(name, "GB/s", "cudaMemcpy device to device of " + bytes_tag(half) +
-                                                 ", bytes read plus written, timed as a case (L2 flushed, median)",
-                               [&] {
-                                 DeviceBuffer<std::byte> src(half), dst(half);
-                                 KL_CUDA_CHECK(cudaMemset(src.data(), 1, half));
-                                 const TimingSummary t = validated_timing(
-                                     {"ceiling", name, "", "", "", 0}, [](cudaStream_t) {},
-                                     [&](cudaStream_t st) {
-                                       KL_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), half,
-                                                                     cudaMemcpyDeviceToDevice, st));
-                                     },
-                                     [] { return BenchCheck(CaseResult{}); });
-                                 return 2.0 * static_cast<double>(half) / (t.median_ms * 1e6);
-                               });
+  const std::string how =
+      "cudaMemcpy device to device of " + bytes_tag(half) + ", bytes read plus written, timed as a case (L2 flushed, median)";
+  const double value = ceiling(name, "GB/s", how, [&] {
+    DeviceBuffer<std::byte> src(half), dst(half);
+    KL_CUDA_CHECK(cudaMemset(src.data(), 1, half));
+    const double ms = timed_like_a_case(name, [&](cudaStream_t s) {
+      KL_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), half, cudaMemcpyDeviceToDevice, s));
+    });
+    return 2.0 * static_cast<double>(half) / (ms * 1e6);
+  });
   return {name, value};
 }
 
 std::pair<std::string, double> Bench::memset_ceiling(std::size_t bytes) {
   const std::string name = "memset_" + bytes_tag(bytes);
-  const double value = ceiling(name, "GB/s", "cudaMemset of " + bytes_tag(bytes) + ", bytes written, timed as a case (L2 flushed, median)",
-                               [&] {
-                                 DeviceBuffer<std::byte> dst(bytes);
-                                 const TimingSummary t = validated_timing(
-                                     {"ceiling", name, "", "", "", 0}, [](cudaStream_t) {},
-                                     [&](cudaStream_t st) { KL_CUDA_CHECK(cudaMemsetAsync(dst.data(), 0x5a, bytes, st)); },
-                                     [] { return BenchCheck(CaseResult{}); });
-                                 return static_cast<double>(bytes) / (t.median_ms * 1e6);
-                               });
+  const std::string how = "cudaMemset of " + bytes_tag(bytes) + ", bytes written, timed as a case (L2 flushed, median)";
+  const double value = ceiling(name, "GB/s", how, [&] {
+    DeviceBuffer<std::byte> dst(bytes);
+    const double ms =
+        timed_like_a_case(name, [&](cudaStream_t s) { KL_CUDA_CHECK(cudaMemsetAsync(dst.data(), 0x5a, bytes, s)); });
+    return static_cast<double>(bytes) / (ms * 1e6);
+  });
   return {name, value};
 }
 

@@ -24,6 +24,7 @@
 #include "kl/timing.hpp"
 
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <iosfwd>
@@ -130,6 +131,8 @@ class Bench {
 
  private:
   void flush_l2(cudaStream_t stream);
+  // The median ms of `work` (a driver call: a copy, a memset) timed as a case is, for a ceiling.
+  double timed_like_a_case(const std::string& name, const std::function<void(cudaStream_t)>& work);
 
   bench::RepetitionPolicy policy_;
   std::ostream& log_;
@@ -142,6 +145,25 @@ class Bench {
 };
 
 // Helpers every hook shares.
+
+// What a family keeps of its inputs between cases, by a key of its own and the n they are for.
+// The bench size's stay for the whole run (the gates re-measure them); asking for a new swept
+// size drops the other swept sizes' first, so a sweep holds one size at a time (2^30 elements
+// are gigabytes). `at` returns the entry, default-constructed when new: the family builds it.
+template <class Key, class Inputs>
+class InputsBySize {
+ public:
+  explicit InputsBySize(std::int64_t bench_n) : bench_n_(bench_n) {}
+  Inputs& at(const Key& key, std::int64_t n) {
+    if (!entries_.count({key, n}))
+      std::erase_if(entries_, [&](const auto& e) { return e.first.second != bench_n_ && e.first.second != n; });
+    return entries_[{key, n}];
+  }
+
+ private:
+  std::int64_t bench_n_;
+  std::map<std::pair<Key, std::int64_t>, Inputs> entries_;
+};
 
 // Fills `words` 4-byte words with the lab's poison (a NaN payload for floats, a sentinel no
 // int output of the bench can equal), so an unwritten output fails its check.

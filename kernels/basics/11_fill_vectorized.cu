@@ -9,9 +9,9 @@
 
 #include "kl/check.hpp"
 #include "kl/device_facts.hpp"
+#include "kl/geometry.hpp"
 
 #include <algorithm>
-#include <cstdint>
 #include <map>
 
 namespace kl::basics {
@@ -53,8 +53,7 @@ void launch_fill_vectorized(const Args& args, cudaStream_t stream) {
   const long long n = args.shape.cols;
   if (n == 0) return;
   auto* out = static_cast<int*>(args.out);
-  const auto misaligned = static_cast<long long>((reinterpret_cast<std::uintptr_t>(out) / 4) % 4);
-  const long long head = std::min(n, (4 - misaligned) % 4);
+  const long long head = head_to_16_bytes(out, n);
   const long long wanted = (n + 4LL * args.shape.block.x - 1) / (4LL * args.shape.block.x);
   const auto blocks = static_cast<unsigned>(std::max(1LL, std::min<long long>(wanted, resident_blocks(args.shape.block.x))));
   fill_vectorized<<<blocks, args.shape.block.x, 0, stream>>>(out, n, head);

@@ -186,15 +186,12 @@ struct KernelInput {
   }
 };
 
-// Inputs by variant and n: the bench size's stay (the gates re-measure them), a swept size's are
-// dropped when another swept size is asked for.
+// Inputs by variant and n (one swept size at a time).
 struct BasicsInputs {
-  std::map<std::pair<std::string, std::int64_t>, KernelInput> by_variant_and_n;
+  InputsBySize<std::string, KernelInput> by_variant{bench_n};
 
   KernelInput& get(const std::string& variant, basics::Kernel k, std::int64_t n) {
-    if (!by_variant_and_n.count({variant, n}))
-      std::erase_if(by_variant_and_n, [&](const auto& e) { return e.first.second != bench_n && e.first.second != n; });
-    KernelInput& in = by_variant_and_n[{variant, n}];
+    KernelInput& in = by_variant.at(variant, n);
     in.build(k, n);
     return in;
   }

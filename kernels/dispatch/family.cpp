@@ -15,6 +15,7 @@
 #include <map>
 #include <ostream>
 #include <tuple>
+#include <variant>
 
 namespace kl::cli {
 namespace {
@@ -81,14 +82,12 @@ constexpr std::int64_t bench_cells = std::int64_t{bench_side} * bench_side;
 constexpr Dim2 bench_block{16, 16};  // the seeds' 2-D block shape, scaled up from 2x2
 constexpr int swept_reps = 5;
 
-// The output by cell count: the bench size's stays, a swept size's is dropped for the next.
+// The output by cell count, shared by every variant (one swept size at a time).
 struct DispatchInputs {
-  std::map<std::int64_t, DeviceBuffer<int>> coords_by_cells;
+  InputsBySize<std::monostate, DeviceBuffer<int>> by_cells{bench_cells};
 
   DeviceBuffer<int>& coords(std::int64_t cells) {
-    if (!coords_by_cells.count(cells))
-      std::erase_if(coords_by_cells, [&](const auto& e) { return e.first != bench_cells; });
-    DeviceBuffer<int>& buffer = coords_by_cells[cells];
+    DeviceBuffer<int>& buffer = by_cells.at({}, cells);
     if (buffer.size() == 0) buffer = DeviceBuffer<int>(2 * static_cast<std::size_t>(cells));
     return buffer;
   }

@@ -65,15 +65,12 @@ struct OpInput {
   DeviceBuffer<float> a, b, out;
 };
 
-// Inputs by op and n: the bench size's stay for the whole run (the gates re-measure them), a
-// swept size's are dropped when another swept size is asked for (2^30 adds need 12 GiB).
+// Inputs by op and n (2^30 adds need 12 GiB: one swept size at a time).
 struct ElementwiseInputs {
-  std::map<std::pair<elementwise::Op, std::int64_t>, OpInput> by_op_and_n;
+  InputsBySize<elementwise::Op, OpInput> by_op{bench_n};
 
   OpInput& get(elementwise::Op op, std::int64_t n) {
-    if (!by_op_and_n.count({op, n}))
-      std::erase_if(by_op_and_n, [&](const auto& e) { return e.first.second != bench_n && e.first.second != n; });
-    OpInput& in = by_op_and_n[{op, n}];
+    OpInput& in = by_op.at(op, n);
     if (in.ready) return in;
     const elementwise::Inputs host = elementwise::make_inputs(op, {n, bench_block}, bench_seed);
     in.want = elementwise::oracle(op, host);

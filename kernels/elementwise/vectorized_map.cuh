@@ -11,6 +11,7 @@
 #include "launchers.hpp"
 
 #include "kl/check.hpp"
+#include "kl/geometry.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -20,11 +21,10 @@ namespace kl::elementwise {
 // Elements before the first 16-byte boundary common to every pointer, or n when the pointers
 // are at different offsets from one (then every element is done one by one).
 inline long long vector_head(long long n, std::initializer_list<const void*> pointers) {
-  const auto offset = [](const void* p) { return static_cast<int>((reinterpret_cast<std::uintptr_t>(p) / 4) % 4); };
-  const int first = offset(*pointers.begin());
+  const std::int64_t first = head_to_16_bytes(*pointers.begin(), 4);
   for (const void* p : pointers)
-    if (offset(p) != first) return n;
-  return std::min<long long>(n, (4 - first) % 4);
+    if (head_to_16_bytes(p, 4) != first) return n;
+  return std::min<long long>(n, first);
 }
 
 // out[i] = f(a[i], b[i]) for i < n (F::binary false: f(a[i]), and b is never read); a + head,

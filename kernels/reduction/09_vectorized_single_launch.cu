@@ -7,7 +7,7 @@
 //    before it adds any of them, so enough bytes are in flight to cover DRAM latency.
 //  - Warp shuffles for the block's sum (rung 08's lesson).
 //  - A single-launch finish: each block stores its partial sum, and the last block to finish
-//    (counted with one atomicInc-style ticket) adds the partials and writes the result. No
+//    (counted with one atomicAdd ticket) adds the partials and writes the result. No
 //    cudaMemset of the output first, no second kernel: small n pays one launch, and the float
 //    sum is the same on every run (the partials are added in block order).
 // Seed: 004_f92a7ab1d28b5b9a.txt (the ladder this climbs past); the last-block-done pattern is
@@ -16,8 +16,6 @@
 
 #include "kl/geometry.hpp"
 
-#include <algorithm>
-#include <cstdint>
 
 namespace kl::reduction {
 namespace {
@@ -143,9 +141,7 @@ __global__ void vectorized_sum(const T* in, T* out, long long n, int head) {
 void launch_vectorized_single_launch(const Args& args, cudaStream_t stream) {
   const auto blocks = static_cast<unsigned>(plan::vectorized_single_launch(args.shape.n, args.shape.block).blocks);
   with_dtype(args, [&](auto in, auto out) {
-    // Elements before the first 16-byte boundary: 0..3 for a 4-byte-aligned input.
-    const auto misaligned = static_cast<int>((reinterpret_cast<std::uintptr_t>(in) / 4) % 4);
-    const auto head = static_cast<int>(std::min<std::int64_t>(args.shape.n, (4 - misaligned) % 4));
+    const auto head = static_cast<int>(head_to_16_bytes(in, args.shape.n));
     vectorized_sum<<<blocks, args.shape.block, 0, stream>>>(in, out, static_cast<long long>(args.shape.n), head);
   });
 }

@@ -85,28 +85,27 @@ constexpr std::int64_t small_n = std::int64_t{1} << 16;
 constexpr int swept_reps = 5;
 
 struct ReductionInput {
+  bool ready = false;
   reduction::Shape shape;
   reduction::Oracle want;
   DeviceBuffer<std::uint32_t> x;  // 4-byte elements of either dtype
   DeviceBuffer<std::uint32_t> sum{1};
 };
 
-// Inputs by dtype and n. The bench size's stay for the whole run (the gates re-measure them);
-// a swept size's are dropped when another swept size is asked for (2^30 floats are 4 GiB).
+// Inputs by dtype and n (2^30 floats are 4 GiB: one swept size at a time).
 struct ReductionInputs {
-  std::map<std::pair<std::string, std::int64_t>, ReductionInput> by_dtype_and_n;
+  InputsBySize<std::string, ReductionInput> by_dtype{bench_n};
 
   ReductionInput& get(const std::string& dtype, std::int64_t n) {
-    auto it = by_dtype_and_n.find({dtype, n});
-    if (it != by_dtype_and_n.end()) return it->second;
-    std::erase_if(by_dtype_and_n, [&](const auto& entry) { return entry.first.second != bench_n && entry.first.second != n; });
-    ReductionInput& in = by_dtype_and_n[{dtype, n}];
+    ReductionInput& in = by_dtype.at(dtype, n);
+    if (in.ready) return in;
     in.shape = {n, bench_block, reduction::parse_dtype(dtype)};
     const reduction::Inputs host = reduction::make_inputs(in.shape, bench_seed);
     in.want = reduction::oracle(in.shape.dtype, host);
     in.x = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(n));
     const void* src = in.shape.dtype == reduction::Dtype::i32 ? static_cast<const void*>(host.i.data()) : host.f.data();
     KL_CUDA_CHECK(cudaMemcpy(in.x.data(), src, in.x.bytes(), cudaMemcpyHostToDevice));
+    in.ready = true;
     return in;
   }
 };

@@ -214,3 +214,19 @@ TEST(BenchTiming, MedianMinMaxOfTheRuns) {
   EXPECT_EQ(kl::summarize_timings({4.0, 1.0, 2.0, 3.0}).median_ms, 2.5);
   EXPECT_EQ(kl::summarize_timings({}).repetitions, 0);
 }
+
+// A family's cached inputs: the bench size's survive every swept size; a swept size's are dropped
+// when another swept size is asked for, and kept while the same one is asked again.
+TEST(BenchInputsBySize, KeepsTheBenchSizeAndOneSweptSize) {
+  kl::cli::InputsBySize<std::string, int> cache(1 << 26);
+  cache.at("float", 1 << 26) = 1;
+  cache.at("int", 1 << 26) = 2;
+  cache.at("float", 4096) = 3;
+  cache.at("int", 4096) = 4;
+  EXPECT_EQ(cache.at("float", 4096), 3);
+  EXPECT_EQ(cache.at("int", 4096), 4);  // same swept size: nothing dropped
+  EXPECT_EQ(cache.at("float", 16384), 0);  // new swept size: the 4096 entries go
+  EXPECT_EQ(cache.at("float", 4096), 0);
+  EXPECT_EQ(cache.at("float", 1 << 26), 1);
+  EXPECT_EQ(cache.at("int", 1 << 26), 2);
+}

@@ -125,3 +125,15 @@ TEST(Oracles, MatmulExpectedElementsFollowCheckedElements) {
   EXPECT_THROW(kl::matmul::run_case(kl::matmul::variants().front(), shape, in, std::vector<kl::matmul::Expected>(15)),
                std::invalid_argument);
 }
+
+// The scalar head before 16-byte vectors: 0..3 four-byte elements, never more than n.
+TEST(Geometry, HeadTo16BytesCountsTheElementsBeforeTheBoundary) {
+  alignas(16) float data[8] = {};
+  EXPECT_EQ(kl::head_to_16_bytes(data, 100), 0);
+  EXPECT_EQ(kl::head_to_16_bytes(data + 1, 100), 3);
+  EXPECT_EQ(kl::head_to_16_bytes(data + 2, 100), 2);
+  EXPECT_EQ(kl::head_to_16_bytes(data + 3, 100), 1);
+  EXPECT_EQ(kl::head_to_16_bytes(data + 4, 100), 0);
+  EXPECT_EQ(kl::head_to_16_bytes(data + 1, 2), 2);  // capped at n
+  EXPECT_EQ(kl::head_to_16_bytes(data + 1, 0), 0);
+}

@@ -2,6 +2,7 @@
 // host tier can prove (by property) that every grid covers every element.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,13 @@ struct Dim2 {
 };
 
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// The 4-byte elements from p to its next 16-byte boundary (0..3), at most n: the head a kernel
+// reading or writing 16-byte vectors does one element at a time. p must be 4-byte aligned.
+inline std::int64_t head_to_16_bytes(const void* p, std::int64_t n) {
+  const auto into = static_cast<std::int64_t>((reinterpret_cast<std::uintptr_t>(p) / 4) % 4);
+  return std::min(n, (4 - into) % 4);
+}
 
 // Returns "" when `threads` is a valid 1-D block size, else the rule it breaks.
 std::string block_1d_violation(int threads);
