@@ -31,11 +31,13 @@ add_custom_target(lessons
 
 # profile-<family>: Nsight Compute on the variants a seed profiled, with the seed's metrics,
 # printed as seed 000's comparison table (bench/profile.sh). Fails with a clear message without ncu.
-# profile-sgemm is the SGEMM ladder beyond the seeds alone; profile-matmul prints both tables.
-foreach(family matmul reduction sgemm)
+# profile-sgemm is the SGEMM ladder beyond the seeds alone, profile-tensor the tensor-core ladder;
+# profile-matmul prints all three tables.
+foreach(family matmul reduction sgemm tensor)
   set(_kl_profile_commands COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/profile.sh $<TARGET_FILE:kernel-lab> ${family})
   if(family STREQUAL "matmul")
-    list(APPEND _kl_profile_commands COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/profile.sh $<TARGET_FILE:kernel-lab> sgemm)
+    list(APPEND _kl_profile_commands COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/profile.sh $<TARGET_FILE:kernel-lab> sgemm
+                                     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/profile.sh $<TARGET_FILE:kernel-lab> tensor)
   endif()
   add_custom_target(profile-${family}
     ${_kl_profile_commands}

@@ -78,6 +78,36 @@ void ladder_section(std::ostream& o, const std::vector<Result>& results, const R
   }
 }
 
+// The tensor-core ladder beyond the seeds: each rung at 4096^3 and at the large shape, as a
+// ratio to cuBLAS GemmEx timed on the same shape in the same run.
+void tensor_core_section(std::ostream& o, const std::vector<Result>& results, const Roofline& roofline) {
+  const Result* gemmex = find(results, "matmul.cublas_gemmex_fp16");
+  const std::vector<LadderRung>& ladder = tensor_core_ladder();
+  if (!gemmex || !find(results, "matmul." + ladder.front().variant)) return;
+  const SweepShape& large = tensor_core_large_shape();
+  const Result* gemmex_large = find(results, "matmul.cublas_gemmex_fp16." + large.tag());
+  o << "\n## Beyond the seeds: the tensor-core ladder\n\n"
+    << "Seed 004 reaches the tensor cores only through cublasGemmEx; the lab writes its own, FP16 inputs with FP32 "
+       "accumulation and output, one technique per rung (kernels/matmul/30_*.cu .. 33_*.cu, notes in "
+       "docs/TENSOR_CORE_LADDER.md). x GemmEx is the ratio to cuBLAS GemmEx timed on the same shape in the same run ("
+    << sig3(gemmex->value) << " TFLOPS at 4096^3, " << sig3(100 * gemmex->value / roofline.fp16_tensor_tflops)
+    << "% of the dense FP16 tensor peak";
+  if (gemmex_large) o << "; " << sig3(gemmex_large->value) << " TFLOPS at " << large.text();
+  o << "). The last column is what Nsight Compute shows (`cmake --build --preset gpu --target profile-tensor`).\n\n"
+    << "| rung | TFLOPS | x GemmEx | % of FP16 tensor peak | over the rung before | x GemmEx at " << large.text()
+    << " | what ncu shows |\n|---|---|---|---|---|---|---|\n";
+  const Result* before = nullptr;
+  for (const LadderRung& rung : ladder) {
+    const Result* r = find(results, "matmul." + rung.variant);
+    o << "| `" << rung.variant << "` | " << (r ? sig3(r->value) : "-") << " | " << ratio_cell(r) << " | "
+      << (r ? sig3(100 * r->value / roofline.fp16_tensor_tflops) + "%" : "-") << " | "
+      << (r && before && before->value > 0 ? sig3(r->value / before->value) + "x" : "-") << " | "
+      << ratio_cell(find(results, "matmul." + rung.variant + "." + large.tag())) << " | "
+      << (rung.profile.empty() ? "-" : rung.profile) << " |\n";
+    before = r;
+  }
+}
+
 // The memory-bound rungs beyond the seeds: each beside the seed rung it speeds up, as a share
 // of its ceiling, then the size sweep when the run has one.
 void memory_bound_section(std::ostream& o, const std::vector<Result>& results) {
@@ -183,6 +213,7 @@ std::string lessons_markdown(const std::vector<SeedClaim>& claims, const std::ve
         << (v.gate ? " Gated as it is here: " + gate_text(*v.gate) + "." : "") << "\n";
   }
   ladder_section(o, results, roofline);
+  tensor_core_section(o, results, roofline);
   memory_bound_section(o, results);
   return o.str();
 }

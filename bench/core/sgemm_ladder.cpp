@@ -20,6 +20,21 @@ const std::vector<LadderRung>& sgemm_ladder() {
   return rungs;
 }
 
+const std::vector<LadderRung>& tensor_core_ladder() {
+  static const std::vector<LadderRung> rungs = {
+      {"wmma_global", ""},
+      {"wmma_shared", ""},
+      {"mma_sync_pipeline", ""},
+      {"wgmma_tma", ""},
+  };
+  return rungs;
+}
+
+const SweepShape& tensor_core_large_shape() {
+  static const SweepShape shape{8192, 8192, 8192};
+  return shape;
+}
+
 std::string SweepShape::tag() const {
   return "m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k);
 }

@@ -1,5 +1,5 @@
 // The SGEMM ladder beyond the seeds (kernels/matmul/20_*.cu .. 27_tuned.cu): its rungs in
-// climbing order and the shapes it is swept over. One list for the bench (which sweeps these
+// climbing order and the shapes it is swept over; and the tensor-core ladder (30..33). One list for the bench (which sweeps these
 // rungs over these shapes) and docs/LESSONS.md (which tabulates them). Host-only.
 #pragma once
 
@@ -27,5 +27,13 @@ struct SweepShape {
 
 // The shapes besides the bench's 4096^3 (square 1024..8192, three non-square).
 const std::vector<SweepShape>& sgemm_sweep_shapes();
+
+// The tensor-core ladder beyond the seeds (kernels/matmul/30_*.cu .. 33_*.cu): FP16 inputs, FP32
+// accumulation and output, each rung read against cuBLAS GemmEx on the same shape. `profile`
+// says what Nsight Compute shows (profile-tensor: tensor pipe use, shared-memory bank
+// conflicts, achieved occupancy).
+const std::vector<LadderRung>& tensor_core_ladder();
+// The shape the tensor-core ladder is timed at besides 4096^3 (one of sgemm_sweep_shapes()).
+const SweepShape& tensor_core_large_shape();
 
 }  // namespace kl::bench

@@ -5,7 +5,8 @@
 // Staged inputs (uncoalesced's B transposed, GemmEx's FP16 copies) are written once, before the
 // timing.
 // bench: matmul in TFLOPS at 4096^3 against cuBLAS SGEMM measured here, and the SGEMM ladder
-// over a sweep of shapes against cuBLAS on each; GemmEx FP16 against the tensor-core roof.
+// over a sweep of shapes against cuBLAS on each; GemmEx FP16 against the tensor-core roof, and
+// the tensor-core ladder at 4096^3 and 8192^3 against GemmEx on each.
 // Outputs are checked on 16 whole
 // rows and 16 whole columns of C (the full double oracle of a 4096^3 product would take minutes
 // on the host), and all of C is scanned for unwritten elements. Every timed run's C is compared
@@ -91,6 +92,7 @@ namespace {
 
 constexpr std::int64_t bench_n = 4096;  // the seeds' size; it fills every SM many times over
 constexpr std::uint64_t bench_seed = 1;
+constexpr const char* gemmex_name = "cublas_gemmex_fp16";  // the tensor-core rungs' ceiling
 
 std::string cube_text(std::int64_t n, const char* precision) {
   return "m=n=k=" + std::to_string(n) + " " + precision;
@@ -157,6 +159,11 @@ std::vector<BenchCase> matmul_bench_cases() {
     for (std::size_t i = 1; i < ladder.size(); ++i)
       cases.push_back({"matmul", ladder[i].variant, "", "", s.tag(), swept_reps});
   }
+  // The tensor-core ladder at 8192^3 too, each rung against GemmEx on that shape.
+  const std::string large = bench::tensor_core_large_shape().tag();
+  cases.push_back({"matmul", "cublas_gemmex_fp16", "", "", large, swept_reps});
+  for (const bench::LadderRung& rung : bench::tensor_core_ladder())
+    cases.push_back({"matmul", rung.variant, "", "", large, swept_reps});
   return cases;
 }
 
@@ -179,19 +186,22 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
   const Work w = work_of(shape, v.precision);
   bench::Result r = throughput_result(c, shape_text(shape, tensor ? "fp16 in, fp32 out" : "fp32"), t, w.ops,
                                       "TFLOPS", tensor ? bench::Roof::fp16_tensor : bench::Roof::fp32, w.intensity());
-  // One cuBLAS ceiling per shape: "cublas_sgemm" at 4096^3, "cublas_sgemm_m1024_n1024_k1024" for a swept one.
-  const std::string ceiling = "cublas_sgemm" + (c.sweep.empty() ? "" : "_" + c.sweep);
-  const std::string how = "cuBLAS SGEMM " + shape_text(shape, "FP32 (no TF32)") + ", median of the bench's timing";
-  if (v.info.role == Role::reference) {
+  // One library ceiling per precision and shape: cuBLAS SGEMM for FP32 variants ("cublas_sgemm",
+  // "cublas_sgemm_m1024_n1024_k1024"), cuBLAS GemmEx for the tensor-core rungs
+  // ("cublas_gemmex_fp16", "cublas_gemmex_fp16_m8192_n8192_k8192"). The libraries themselves are
+  // read against the roof.
+  const std::string library = tensor ? std::string(gemmex_name) : matmul::variants().front().info.name;
+  const std::string ceiling = library + (c.sweep.empty() ? "" : "_" + c.sweep);
+  const std::string how = (tensor ? "cuBLAS GemmEx " + shape_text(shape, "FP16 in, FP32 out")
+                                  : "cuBLAS SGEMM " + shape_text(shape, "FP32 (no TF32)")) +
+                          ", median of the bench's timing";
+  if (v.info.name == library) {
     use_roof_as_ceiling(r, ctx.roofline());
     ctx.offer_ceiling(ceiling, "TFLOPS", how, r.value);
-  } else if (tensor) {
-    use_roof_as_ceiling(r, ctx.roofline());  // no FP16 library ceiling beyond GemmEx itself
   } else {
     r.ceiling = ceiling;
     r.ceiling_value = ctx.ceiling(ceiling, "TFLOPS", how, [&] {
-      const bench::Result ref =
-          matmul_bench_measure({"matmul", matmul::variants().front().info.name, "", "", c.sweep, c.max_reps}, ctx);
+      const bench::Result ref = matmul_bench_measure({"matmul", library, "", "", c.sweep, c.max_reps}, ctx);
       bench::check_against_roofline(ref, ctx.roofline());  // a ceiling must be physical too
       return ref.value;
     });

@@ -62,6 +62,19 @@ std::string whole_tiles(const Shape& s) {
   return whole_tiles_violation(s, tile);
 }
 
+// The sm_90a rung: whole tiles, and a GPU that runs sm_90a code (else it does not apply).
+std::string wgmma_tma_rule(const Shape& s) {
+  if (std::string rule = whole_tiles<wgmma_tma_tile>(s); !rule.empty()) return rule;
+  return wgmma_tma_unavailable();
+}
+
+// launch() of a staged variant: the staging, then the kernel (the bench times the second alone).
+template <void (*stage)(const Args&, cudaStream_t), void (*staged)(const Args&, cudaStream_t)>
+void stage_then_launch(const Args& args, cudaStream_t stream) {
+  stage(args, stream);
+  staged(args, stream);
+}
+
 const std::vector<Variant>& table() {
   static const std::vector<Variant> variants = {
       {{{"matmul", "cublas_sgemm", "-", "cublasSgemm",
@@ -150,6 +163,34 @@ const std::vector<Variant>& table() {
          "sgemm_tuning.conf, which this rung follows.",
          Role::teaching, {}},
         whole_tiles<tuned_tile_bound>, launch_tuned}},
+      {{{"matmul", "wmma_global", seed004, "-",
+         "Beyond the seeds, tensor cores: WMMA, one warp per 16x16 tile of C multiplying 16x16x16 FP16 "
+         "fragments loaded straight from global memory, FP32 accumulation. Other shapes run on "
+         "zero-padded FP16 copies.",
+         Role::teaching, {}},
+        whole_tiles<wmma_global_tile>, stage_then_launch<stage_wmma_global, launch_wmma_global_staged>},
+       InputPrecision::fp16, stage_wmma_global, launch_wmma_global_staged},
+      {{{"matmul", "wmma_shared", seed004, "-",
+         "Beyond the seeds, tensor cores: WMMA on 128x32 and 32x128 shared-memory tiles (rows padded "
+         "by 16 bytes), eight warps each a 32x64 piece of a 128x128 block: every loaded value feeds "
+         "4 or 8 mma_syncs.",
+         Role::teaching, {}},
+        whole_tiles<wmma_shared_tile>, stage_then_launch<stage_wmma_shared, launch_wmma_shared_staged>},
+       InputPrecision::fp16, stage_wmma_shared, launch_wmma_shared_staged},
+      {{{"matmul", "mma_sync_pipeline", seed004, "-",
+         "Beyond the seeds, tensor cores: PTX mma.sync.m16n8k16 fed by ldmatrix (.trans for B) from "
+         "XOR-swizzled shared memory, filled by a 3-stage cp.async ring: no bank conflicts, loads "
+         "overlapped with the tensor cores.",
+         Role::teaching, {}},
+        whole_tiles<mma_sync_pipeline_tile>, stage_then_launch<stage_mma_sync_pipeline, launch_mma_sync_pipeline_staged>},
+       InputPrecision::fp16, stage_mma_sync_pipeline, launch_mma_sync_pipeline_staged},
+      {{{"matmul", "wgmma_tma", seed004, "-",
+         "Beyond the seeds, tensor cores on Hopper (sm_90a): wgmma.mma_async 64x256x16 from "
+         "shared-memory descriptors, A and B boxes copied by TMA into a 4-stage mbarrier ring, one "
+         "producer warpgroup and two consumer warpgroups (setmaxnreg). Does not apply off sm_90a.",
+         Role::teaching, {}},
+        wgmma_tma_rule, stage_then_launch<stage_wgmma_tma, launch_wgmma_tma_staged>},
+       InputPrecision::fp16, stage_wgmma_tma, launch_wgmma_tma_staged},
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",

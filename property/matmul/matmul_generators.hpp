@@ -35,7 +35,8 @@ inline rc::Gen<std::int64_t> slow_matmul_side() {
 
 // One side of a matmul shape. Edges (up to max_matmul_side()): 1, 2, 3, 8 +- 1, 16 +- 1, 32 +- 1,
 // 64 +- 1, 128 +- 1, 256 +- 1, 511, 512 and the primes 5, 13, 61, 97, 251, 509 (8, 16, 64 and
-// 128: the SGEMM ladder's tile depths and sides).
+// 128: the SGEMM ladder's tile depths and sides; 16, 64, 128 and 256: the tensor-core rungs'
+// fragments, k-tiles and block tiles).
 inline rc::Gen<std::int64_t> matmul_side() {
   if (slow_tier() && !sanitizer_small_mode()) return slow_matmul_side();
   const std::int64_t limit = max_matmul_side();

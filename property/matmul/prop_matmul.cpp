@@ -69,6 +69,34 @@ KL_PROPERTY(MatmulProperty, EveryCleanVariantMeetsTheBound, ()) {
   if (!r.ok()) RC_FAIL(v.info.id() + ": " + r.describe());
 }
 
+// The tensor-core rungs alone (in the property above they share the cases with 16 other
+// variants): shapes biased to the 16/64/128/256 tile edges (matmul_side), random FP16-rounded
+// data within gamma(2k) of the double oracle, every element written, canaries intact; and
+// agreement with cuBLAS GemmEx on the same FP16 inputs within the sum of both bounds.
+KL_PROPERTY(MatmulProperty, TensorCoreRungsMeetTheFp16BoundAndAgreeWithGemmEx, ()) {
+  std::vector<std::string> rungs;
+  for (const Variant& v : variants())
+    if (v.precision == InputPrecision::fp16 && v.info.name != "cublas_gemmex_fp16") rungs.push_back(v.info.name);
+  const Variant& v = variant(*rc::gen::elementOf(rungs).as("tensor-core rung"));
+  const Shape shape = *kl::gen::matmul_shape().as("drawn shape");
+  if (!v.supports(shape)) RC_DISCARD(v.info.id() + ": " + v.unsupported(shape));  // wgmma_tma off sm_90a
+  RC_TAG(v.info.name);
+  const Inputs in = make_inputs(shape, Data::random, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
+  const std::vector<Expected> expected = expected_elements(in, shape, InputPrecision::fp16);
+  std::vector<float> got, ref;
+  const CaseResult r = run_case(v, shape, in, expected, &got);
+  if (!r.ok()) RC_FAIL(v.info.id() + ": " + r.describe());
+  const CaseResult rr = run_case(variant("cublas_gemmex_fp16"), shape, in, expected, &ref);
+  if (!rr.ok()) RC_FAIL("cublas_gemmex_fp16: " + rr.describe());
+  const std::vector<std::size_t> compared = checked_elements(shape);
+  for (std::size_t e = 0; e < compared.size(); ++e) {
+    const std::size_t i = compared[e];
+    if (!(std::fabs(static_cast<double>(got[i]) - ref[i]) <= 2 * expected[e].bound))
+      RC_FAIL(v.info.id() + " vs cublas_gemmex_fp16 at element " + std::to_string(i) + ": " + std::to_string(got[i]) +
+              " vs " + std::to_string(ref[i]) + ", allowed " + std::to_string(2 * expected[e].bound));
+  }
+}
+
 // Every FP32 variant that takes the shape meets its own check (run_case: within its bound of
 // the double oracle, every element written, no canary touched) and agrees with cuBLAS SGEMM
 // within the sum of both bounds. (GemmEx is left out: it multiplies different, FP16-rounded,

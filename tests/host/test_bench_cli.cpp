@@ -108,6 +108,17 @@ TEST(BenchSelection, PlantedAndHostReferencesAreNeverMeasured) {
   EXPECT_TRUE(one.complete_families.empty());
 }
 
+// The tensor-core rungs and their ceiling, GemmEx, are timed at 4096^3 and 8192^3 (the issue's
+// two shapes), each once.
+TEST(BenchSelection, TensorCoreLadderAtBothShapes) {
+  for (const char* variant : {"cublas_gemmex_fp16", "wmma_global", "wmma_shared", "mma_sync_pipeline", "wgmma_tma"}) {
+    const kl::cli::BenchSelection one = kl::cli::select_bench_cases("matmul", variant);
+    ASSERT_EQ(one.cases.size(), 2u) << variant;
+    EXPECT_EQ(one.cases[0].key(), std::string("matmul.") + variant);
+    EXPECT_EQ(one.cases[1].key(), std::string("matmul.") + variant + ".m8192_n8192_k8192");
+  }
+}
+
 // --sweep adds every swept n of the memory-bound families, each case once (the bench's own 2^16
 // cases are not repeated), int stops at 2^28 with its reason, and a family without a sweep is
 // refused by name.

@@ -237,6 +237,31 @@ TEST(BenchLessons, SgemmLadderTableFromTheRunsResults) {
             std::string::npos);
 }
 
+// The tensor-core section: each rung at 4096^3 against GemmEx, its share of the FP16 tensor peak,
+// its factor over the rung before, and its ratio at 8192^3 from that shape's own key.
+TEST(BenchLessons, TensorCoreLadderTableFromTheRunsResults) {
+  const kl::bench::Roofline roofline = kl::bench::roofline_of(h100());
+  std::vector<Result> results = {
+      make("matmul", "cublas_gemmex_fp16", "", 700, "TFLOPS", "fp16_tensor_peak", roofline.fp16_tensor_tflops,
+           Roof::fp16_tensor),
+      make("matmul", "wmma_global", "", 35, "TFLOPS", "cublas_gemmex_fp16", 700, Roof::fp16_tensor),
+      make("matmul", "wmma_shared", "", 140, "TFLOPS", "cublas_gemmex_fp16", 700, Roof::fp16_tensor)};
+  Result large = make("matmul", "wmma_shared", "", 150, "TFLOPS", "cublas_gemmex_fp16_m8192_n8192_k8192", 750,
+                      Roof::fp16_tensor);
+  large.sweep = "m8192_n8192_k8192";
+  results.push_back(large);
+  const std::string md = kl::bench::lessons_markdown({}, results, roofline, {}, "H100", "sm_90", "x");
+  EXPECT_NE(md.find("## Beyond the seeds: the tensor-core ladder"), std::string::npos) << md;
+  // 140 TFLOPS: 0.2x GemmEx's 700, 4x wmma_global, 150 / 750 = 0.2x at 8192^3.
+  const std::string peak = kl::bench::sig3(100 * 140 / roofline.fp16_tensor_tflops) + "%";
+  EXPECT_NE(md.find("| `wmma_shared` | 140 | 0.200x | " + peak + " | 4.00x | 0.200x |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| `wgmma_tma` | - | - | - | - | - |"), std::string::npos) << md;  // not benched in this run
+  // Without the rungs (matmul benched before they existed, or another family) there is no section.
+  results.erase(results.begin() + 1, results.end());
+  EXPECT_EQ(kl::bench::lessons_markdown({}, results, roofline, {}, "H100", "sm_90", "x").find("tensor-core ladder"),
+            std::string::npos);
+}
+
 // The memory-bound section: each rung beside the seed rung it speeds up (share of its ceiling,
 // the ceiling, the speedup), and the size sweep when the run has one; no section without the rungs.
 TEST(BenchLessons, MemoryBoundRungsBesideTheirSeedRungsWithTheSweep) {

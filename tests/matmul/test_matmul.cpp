@@ -1,9 +1,11 @@
 // Matmul family on the GPU: hand-checkable products, seed 003's 4x4 walk-through with 2x2
-// tiles, cuBLAS's row-major mapping on non-square shapes, bias, shape rules, and the planted
-// missing barrier.
+// tiles, cuBLAS's row-major mapping on non-square shapes, bias, shape rules, the tensor-core
+// rungs at their tile edges, and the planted missing barrier.
 #include "kl/matmul.hpp"
 
 #include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
 
 #include <cmath>
 #include <iostream>
@@ -146,6 +148,61 @@ TEST(Matmul, Fp16RoundingMatchesBinary16) {
   EXPECT_EQ(round_to_fp16(0x1.8p-24f), 0x1p-23f);
   EXPECT_EQ(round_to_fp16(65504.0f), 65504.0f);
   EXPECT_TRUE(std::isinf(round_to_fp16(65520.0f)));
+}
+
+// The tensor-core rungs (FP16 inputs, FP32 accumulation) at and around every tile edge they
+// have: 16 (WMMA fragments, mma.sync's k), 32 (rung 30's block), 64 (the k-tiles of 32 and 33),
+// 128 and 256 (block tiles). Small integers: bit-exact. Random data: within gamma(2k) of the
+// double product of the FP16-rounded inputs (element_bound), every element written.
+std::vector<std::string> tensor_core_rungs() {
+  std::vector<std::string> names;
+  for (const Variant& v : variants())
+    if (v.precision == InputPrecision::fp16 && v.info.name != "cublas_gemmex_fp16") names.push_back(v.info.name);
+  return names;
+}
+
+TEST(MatmulTensorCores, TheLadderHasFourRungs) {
+  EXPECT_EQ(tensor_core_rungs(),
+            (std::vector<std::string>{"wmma_global", "wmma_shared", "mma_sync_pipeline", "wgmma_tma"}));
+}
+
+TEST(MatmulTensorCores, EveryRungIsExactAndWithinTheBoundAtTileEdges) {
+  const std::vector<Shape> shapes = {{1, 1, 1},      {16, 16, 16},   {15, 17, 33},    {64, 64, 64},
+                                     {63, 65, 129},  {128, 256, 64}, {129, 257, 65},  {127, 255, 63},
+                                     {256, 128, 96}, {384, 512, 320}, {33, 300, 257}};
+  int ran = 0;
+  for (const std::string& name : tensor_core_rungs())
+    for (const Shape& shape : shapes) {
+      if (!variant(name).supports(shape)) continue;  // wgmma_tma off sm_90a: see the next test
+      ++ran;
+      expect_bit_exact(name, shape, make_inputs(shape, Data::small_integers, 11));
+      const CaseResult r = run_case(variant(name), shape, make_inputs(shape, Data::random, 12));
+      EXPECT_TRUE(r.ok()) << name << " m=" << shape.m << " n=" << shape.n << " k=" << shape.k << ": " << r.describe();
+      EXPECT_EQ(r.checked, static_cast<std::size_t>(shape.m * shape.n));
+    }
+  EXPECT_GE(ran, 3 * static_cast<int>(shapes.size())) << "the three portable rungs take every shape";
+}
+
+// The sm_90a rung runs wherever the GPU is compute capability 9.0 (so it cannot silently skip
+// on an H100 or H200), and elsewhere says it does not apply.
+TEST(MatmulTensorCores, TheHopperRungAppliesExactlyOnComputeCapability90) {
+  int device = 0, major = 0, minor = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+  ASSERT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), cudaSuccess);
+  const std::string rule = variant("wgmma_tma").unsupported({128, 256, 64});
+  if (major == 9 && minor == 0)
+    EXPECT_EQ(rule, "");
+  else
+    EXPECT_NE(rule.find("does not apply: built for sm_90a"), std::string::npos) << rule;
+}
+
+// A pipeline bug in the producer/consumer ring would show as a wrong element in some k-tile:
+// k of 64 (one tile), 128 (two), 256 (all four ring slots), 320 (the ring wraps) and 4096.
+TEST(MatmulTensorCores, TheHopperRingIsExactWhereverItWraps) {
+  const Variant& v = variant("wgmma_tma");
+  if (!v.supports({128, 256, 64})) GTEST_SKIP() << v.unsupported({128, 256, 64});
+  for (const std::int64_t k : {64, 128, 256, 320, 4096}) expect_bit_exact("wgmma_tma", {256, 512, k}, make_inputs({256, 512, k}, Data::small_integers, 13));
 }
 
 // The planted race: every output element is still written (the guards pass), and whether the
