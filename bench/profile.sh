@@ -7,10 +7,9 @@
 #   sgemm:     the SGEMM ladder beyond the seeds (tiled_32, rungs 20..26) at 4096^3, with the
 #              figures that explain each rung's gain: FMA pipe use, issue slots, shared-memory
 #              bank conflicts, registers per thread
-#   tensor:    the tensor-core ladder (rungs 30..33) at 4096^3: tensor pipe use (HMMA for WMMA and
-#              mma.sync, GMMA for wgmma), shared-memory bank conflicts (ldmatrix's too), achieved
-#              occupancy, registers per thread. A metric this GPU's ncu does not know is left
-#              out of the query and shown as n/a.
+#   tensor:    the tensor-core ladder (rungs 30..33) at 4096^3: tensor pipe use (on the H100 the
+#              HMMA pipe counter counts wgmma's work too; ncu 2025 has no separate GMMA one),
+#              shared-memory bank conflicts, achieved occupancy, registers per thread
 # ncu runs with --clock-control none (the GPU's own boost clock, as the bench times it) on the
 # first launch of the variant's kernel in `kernel-lab run ... --reps 1`. Set NCU to pick a
 # binary; without ncu the script says so and exits 2.
@@ -90,23 +89,13 @@ if [ "$family" = sgemm ]; then
     "Stall: Math Pipe Throttle (per issue)|smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio"
   )
 fi
-all_rows=("${rows[@]}")  # the table's rows; rows becomes the metrics queried
 if [ "$family" = tensor ]; then
-  tensor_rows=(
-    "Tensor Pipe HMMA Active (mma.sync, WMMA)|sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"
-    "Tensor Pipe GMMA Active (wgmma)|sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"
+  rows+=(
+    "Tensor Pipe Active (HMMA: WMMA, mma.sync and wgmma alike)|sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"
     "Shared Load Bank Conflicts|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
     "Shared Store Bank Conflicts|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
-    "ldmatrix Bank Conflicts|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"
+    "Registers Per Thread|launch__registers_per_thread"
   )
-  rows+=("Registers Per Thread|launch__registers_per_thread")
-  all_rows+=("${tensor_rows[@]}" "Registers Per Thread|launch__registers_per_thread")
-  # Tensor-pipe metric names differ between GPU generations: query only those this ncu knows.
-  known=$("$ncu" --query-metrics 2>/dev/null | awk '{print $1}')
-  for row in "${tensor_rows[@]}"; do
-    metric=${row#*|}
-    if grep -qx "${metric%%.*}" <<<"$known"; then rows+=("$row"); else echo "profile.sh: this ncu has no ${metric%%.*}: shown as n/a" >&2; fi
-  done
 fi
 metrics=$(printf '%s\n' "${rows[@]}" | cut -d'|' -f2 | paste -sd, -)
 
@@ -159,14 +148,13 @@ done
   printf ' Unit |\n|---|'
   for v in "${variants[@]}"; do printf -- '---|'; done
   printf -- '---|\n'
-  for row in "${all_rows[@]}"; do
+  for row in "${rows[@]}"; do
     label=${row%%|*} metric=${row#*|}
     printf '| %s |' "$label"
     unit=
     for v in "${variants[@]}"; do
       line=$(awk -F'\t' -v m="$metric" '$1 == m' "$work/$v.tsv")
-      value=$(cut -f2 <<<"$line")
-      printf ' %s |' "${value:-n/a}"
+      printf ' %s |' "$(cut -f2 <<<"$line")"
       [ -n "$unit" ] || unit=$(cut -f3 <<<"$line")
     done
     printf ' %s |\n' "$unit"

@@ -22,10 +22,14 @@ const std::vector<LadderRung>& sgemm_ladder() {
 
 const std::vector<LadderRung>& tensor_core_ladder() {
   static const std::vector<LadderRung> rungs = {
-      {"wmma_global", ""},
-      {"wmma_shared", ""},
-      {"mma_sync_pipeline", ""},
-      {"wgmma_tma", ""},
+      {"wmma_global", "tensor pipe 4.4% busy, L1 throughput 99.9%: every fragment comes from global memory through L1; "
+                      "occupancy 96%"},
+      {"wmma_shared", "tensor pipe 4.4% -> 18%, L1 99.9% -> 40%; 8.9 M shared-store and 0.34 M shared-load bank "
+                      "conflicts (16-byte stores into 80-byte rows); occupancy 24% (125 registers)"},
+      {"mma_sync_pipeline", "tensor pipe 18% -> 64%; store conflicts 8.9 M -> 0, load conflicts 0.34 M -> 0.10 M (the "
+                            "XOR swizzle); 126 registers, two blocks an SM"},
+      {"wgmma_tma", "tensor pipe 64% -> 86% (HGMMA reads shared memory itself: no ldmatrix), bank conflicts 0; "
+                    "occupancy 14% (one 384-thread block an SM, 168 registers)"},
   };
   return rungs;
 }
