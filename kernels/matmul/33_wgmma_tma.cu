@@ -168,8 +168,8 @@ struct Tile {
 // each column of the group before the next column: the ~132 blocks resident at once then share
 // A and B panels in a near-square patch, so each panel is read from DRAM about once per patch.
 // Row by row instead, the blocks of one wave at 8192^3 span four tile rows and all 32 columns
-// and read every panel of B once per wave: 0.72x GemmEx there against 0.99x grouped (H100;
-// groups of 8 and 16 rows measured within 0.5% of each other).
+// and read every panel of B once per wave: 0.69-0.76x GemmEx there against 0.98-0.99x grouped
+// (H100; groups of 8 and 16 rows measured within 0.5% of each other).
 constexpr int group_rows = 16;
 __device__ __forceinline__ Tile raster(int m, int n) {
   const int tiles_m = m / block_m, tiles_n = n / block_n;
