@@ -44,7 +44,6 @@ void launch_kernel(int m, int n, int k, const __half* a, const __half* b, float*
 
 const TileShape wmma_global_tile{warps_m * fragment, warps_n * fragment, fragment};
 
-void stage_wmma_global(const Args& args, cudaStream_t stream) { stage_half_tiles(args, stream, wmma_global_tile); }
 void launch_wmma_global_staged(const Args& args, cudaStream_t stream) {
   launch_half_tiles(args, stream, wmma_global_tile, launch_kernel);
 }

@@ -88,7 +88,6 @@ void launch_kernel(int m, int n, int k, const __half* a, const __half* b, float*
 
 const TileShape wmma_shared_tile{block_m, block_n, block_k};
 
-void stage_wmma_shared(const Args& args, cudaStream_t stream) { stage_half_tiles(args, stream, wmma_shared_tile); }
 void launch_wmma_shared_staged(const Args& args, cudaStream_t stream) {
   launch_half_tiles(args, stream, wmma_shared_tile, launch_kernel);
 }

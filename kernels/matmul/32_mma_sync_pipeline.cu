@@ -15,6 +15,7 @@
 // two blocks fit an SM (96 KiB of shared memory and at most 128 registers a thread each).
 // Seed: 004_f92a7ab1d28b5b9a.txt section 11; rung 25's cp.async ring, on tensor cores.
 #include "launchers.hpp"
+#include "sgemm_cp_async.cuh"
 #include "tensor_core_tiles.hpp"
 
 #include "kl/check.hpp"
@@ -41,10 +42,6 @@ __device__ __forceinline__ int swizzled(int r, int c, int row_chunks) { return (
 
 __device__ __forceinline__ std::uint32_t shared_address(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ void copy_16_bytes(void* dst, const void* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(dst)), "l"(src) : "memory");
 }
 
 __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* p) {
@@ -77,13 +74,13 @@ __device__ __forceinline__ void load_tile(__half* a_slot, __half* b_slot, const 
   for (int i = 0; i < a_stage_halves / chunk / threads; ++i) {
     const int q = static_cast<int>(threadIdx.x) + i * threads;
     const int r = q / a_chunks, c = q % a_chunks;
-    copy_16_bytes(a_slot + swizzled(r, c, a_chunks), a + (block_row + r) * k + tile * block_k + c * chunk);
+    cp_async::copy16(a_slot + swizzled(r, c, a_chunks), a + (block_row + r) * k + tile * block_k + c * chunk);
   }
 #pragma unroll
   for (int i = 0; i < b_stage_halves / chunk / threads; ++i) {
     const int q = static_cast<int>(threadIdx.x) + i * threads;
     const int r = q / b_chunks, c = q % b_chunks;
-    copy_16_bytes(b_slot + swizzled(r, c, b_chunks), b + (tile * block_k + r) * n + block_col + c * chunk);
+    cp_async::copy16(b_slot + swizzled(r, c, b_chunks), b + (tile * block_k + r) * n + block_col + c * chunk);
   }
 }
 
@@ -103,18 +100,18 @@ __global__ void __launch_bounds__(threads, 2) mma_sync_pipeline(int n, int k, co
 #pragma unroll
   for (int t = 0; t < stages - 1; ++t) {
     if (t < k_tiles) load_tile(a_ring + t * a_stage_halves, b_ring + t * b_stage_halves, a, b, n, k, block_row, block_col, t);
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
+    cp_async::commit();
   }
 
   for (int tile = 0; tile < k_tiles; ++tile) {
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(stages - 2) : "memory");  // this thread's copies of `tile`
+    cp_async::wait<stages - 2>();  // this thread's copies of `tile`
     __syncthreads();  // everyone's copies of `tile` landed; everyone is done with tile - 1's slot
     const int next = tile + stages - 1;
     if (next < k_tiles) {
       const int slot = next % stages;
       load_tile(a_ring + slot * a_stage_halves, b_ring + slot * b_stage_halves, a, b, n, k, block_row, block_col, next);
     }
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
+    cp_async::commit();
 
     const __half* a_tile = a_ring + tile % stages * a_stage_halves;
     const __half* b_tile = b_ring + tile % stages * b_stage_halves;
@@ -141,7 +138,7 @@ __global__ void __launch_bounds__(threads, 2) mma_sync_pipeline(int n, int k, co
           mma_16x8x16(acc[i][j], a_frag[i], b_frag[j / 2][(j % 2) * 2], b_frag[j / 2][(j % 2) * 2 + 1]);
     }
   }
-  asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+  cp_async::wait<0>();
 
   // C fragment: lane l holds rows l/4 and l/4 + 8, columns 2(l%4) and 2(l%4) + 1 of each 16x8 tile.
 #pragma unroll
@@ -166,9 +163,6 @@ void launch_kernel(int m, int n, int k, const __half* a, const __half* b, float*
 
 const TileShape mma_sync_pipeline_tile{block_m, block_n, block_k};
 
-void stage_mma_sync_pipeline(const Args& args, cudaStream_t stream) {
-  stage_half_tiles(args, stream, mma_sync_pipeline_tile);
-}
 void launch_mma_sync_pipeline_staged(const Args& args, cudaStream_t stream) {
   launch_half_tiles(args, stream, mma_sync_pipeline_tile, launch_kernel);
 }

@@ -320,7 +320,6 @@ std::string wgmma_tma_unavailable() {
   return reason;
 }
 
-void stage_wgmma_tma(const Args& args, cudaStream_t stream) { stage_half_tiles(args, stream, wgmma_tma_tile); }
 void launch_wgmma_tma_staged(const Args& args, cudaStream_t stream) {
   launch_half_tiles(args, stream, wgmma_tma_tile, launch_kernel);
 }

@@ -161,7 +161,7 @@ std::vector<BenchCase> matmul_bench_cases() {
   }
   // The tensor-core ladder at 8192^3 too, each rung against GemmEx on that shape.
   const std::string large = bench::tensor_core_large_shape().tag();
-  cases.push_back({"matmul", "cublas_gemmex_fp16", "", "", large, swept_reps});
+  cases.push_back({"matmul", gemmex_name, "", "", large, swept_reps});
   for (const bench::LadderRung& rung : bench::tensor_core_ladder())
     cases.push_back({"matmul", rung.variant, "", "", large, swept_reps});
   return cases;

@@ -38,15 +38,11 @@ void launch_register_prefetch(const Args& args, cudaStream_t stream);
 void launch_tuned(const Args& args, cudaStream_t stream);
 
 // The tensor-core ladder beyond the seeds (files 30..33): FP16 A and B staged into zero-padded
-// whole tiles (tensor_core_tiles.hpp), then the kernel alone.
+// whole tiles of each rung's tile (stage_half_tiles, tensor_core_tiles.hpp), then the kernel alone.
 extern const TileShape wmma_global_tile, wmma_shared_tile, mma_sync_pipeline_tile, wgmma_tma_tile;
-void stage_wmma_global(const Args& args, cudaStream_t stream);
 void launch_wmma_global_staged(const Args& args, cudaStream_t stream);
-void stage_wmma_shared(const Args& args, cudaStream_t stream);
 void launch_wmma_shared_staged(const Args& args, cudaStream_t stream);
-void stage_mma_sync_pipeline(const Args& args, cudaStream_t stream);
 void launch_mma_sync_pipeline_staged(const Args& args, cudaStream_t stream);
-void stage_wgmma_tma(const Args& args, cudaStream_t stream);
 void launch_wgmma_tma_staged(const Args& args, cudaStream_t stream);
 // "" when this process's GPU runs the sm_90a rung, else why it does not apply (cached).
 std::string wgmma_tma_unavailable();

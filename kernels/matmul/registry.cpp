@@ -1,6 +1,7 @@
 // The matmul family's table: cuBLAS SGEMM first, then the seeds' ladder, the tensor-core
 // GemmEx, and the planted missing barrier.
 #include "launchers.hpp"
+#include "tensor_core_tiles.hpp"
 
 #include <climits>
 
@@ -66,6 +67,12 @@ std::string whole_tiles(const Shape& s) {
 std::string wgmma_tma_rule(const Shape& s) {
   if (std::string rule = whole_tiles<wgmma_tma_tile>(s); !rule.empty()) return rule;
   return wgmma_tma_unavailable();
+}
+
+// The tensor-core rungs' staging: FP16 copies padded to the rung's whole tiles.
+template <const TileShape& tile>
+void stage_half(const Args& args, cudaStream_t stream) {
+  stage_half_tiles(args, stream, tile);
 }
 
 // launch() of a staged variant: the staging, then the kernel (the bench times the second alone).
@@ -168,29 +175,29 @@ const std::vector<Variant>& table() {
          "fragments loaded straight from global memory, FP32 accumulation. Other shapes run on "
          "zero-padded FP16 copies.",
          Role::teaching, {}},
-        whole_tiles<wmma_global_tile>, stage_then_launch<stage_wmma_global, launch_wmma_global_staged>},
-       InputPrecision::fp16, stage_wmma_global, launch_wmma_global_staged},
+        whole_tiles<wmma_global_tile>, stage_then_launch<stage_half<wmma_global_tile>, launch_wmma_global_staged>},
+       InputPrecision::fp16, stage_half<wmma_global_tile>, launch_wmma_global_staged},
       {{{"matmul", "wmma_shared", seed004, "-",
          "Beyond the seeds, tensor cores: WMMA on 128x32 and 32x128 shared-memory tiles (rows padded "
          "by 16 bytes), eight warps each a 32x64 piece of a 128x128 block: every loaded value feeds "
          "4 or 8 mma_syncs.",
          Role::teaching, {}},
-        whole_tiles<wmma_shared_tile>, stage_then_launch<stage_wmma_shared, launch_wmma_shared_staged>},
-       InputPrecision::fp16, stage_wmma_shared, launch_wmma_shared_staged},
+        whole_tiles<wmma_shared_tile>, stage_then_launch<stage_half<wmma_shared_tile>, launch_wmma_shared_staged>},
+       InputPrecision::fp16, stage_half<wmma_shared_tile>, launch_wmma_shared_staged},
       {{{"matmul", "mma_sync_pipeline", seed004, "-",
          "Beyond the seeds, tensor cores: PTX mma.sync.m16n8k16 fed by ldmatrix (.trans for B) from "
          "XOR-swizzled shared memory, filled by a 3-stage cp.async ring: no bank conflicts, loads "
          "overlapped with the tensor cores.",
          Role::teaching, {}},
-        whole_tiles<mma_sync_pipeline_tile>, stage_then_launch<stage_mma_sync_pipeline, launch_mma_sync_pipeline_staged>},
-       InputPrecision::fp16, stage_mma_sync_pipeline, launch_mma_sync_pipeline_staged},
+        whole_tiles<mma_sync_pipeline_tile>, stage_then_launch<stage_half<mma_sync_pipeline_tile>, launch_mma_sync_pipeline_staged>},
+       InputPrecision::fp16, stage_half<mma_sync_pipeline_tile>, launch_mma_sync_pipeline_staged},
       {{{"matmul", "wgmma_tma", seed004, "-",
          "Beyond the seeds, tensor cores on Hopper (sm_90a): wgmma.mma_async 64x256x16 from "
          "shared-memory descriptors, A and B boxes copied by TMA into a 4-stage mbarrier ring, one "
          "producer warpgroup and two consumer warpgroups (setmaxnreg). Does not apply off sm_90a.",
          Role::teaching, {}},
-        wgmma_tma_rule, stage_then_launch<stage_wgmma_tma, launch_wgmma_tma_staged>},
-       InputPrecision::fp16, stage_wgmma_tma, launch_wgmma_tma_staged},
+        wgmma_tma_rule, stage_then_launch<stage_half<wgmma_tma_tile>, launch_wgmma_tma_staged>},
+       InputPrecision::fp16, stage_half<wgmma_tma_tile>, launch_wgmma_tma_staged},
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",

@@ -1,4 +1,4 @@
-// What the SGEMM ladder's pipelined rungs (25-27) share: cp.async copies global -> shared that
+// What the SGEMM ladder's pipelined rungs (25-27) and the mma.sync rung (32) share: cp.async copies global -> shared that
 // bypass registers, their commit groups, and the launch of a kernel whose tiles need more than
 // the default 48 KB of dynamic shared memory.
 #pragma once
@@ -14,8 +14,8 @@ __device__ inline void copy4(float* shared, const float* global) {
   const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(address), "l"(global));
 }
-// 16 bytes global -> shared (.cg: cache in L2 only).
-__device__ inline void copy16(float* shared, const float* global) {
+// 16 bytes global -> shared (.cg: cache in L2 only), of any element type.
+__device__ inline void copy16(void* shared, const void* global) {
   const auto address = static_cast<unsigned>(__cvta_generic_to_shared(shared));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(address), "l"(global));
 }

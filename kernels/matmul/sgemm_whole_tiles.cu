@@ -11,8 +11,6 @@
 namespace kl::matmul {
 namespace {
 
-std::int64_t round_up(std::int64_t x, int multiple) { return ceil_div(x, multiple) * multiple; }
-
 // Copies a rows x cols row-major matrix into the top-left corner of a zeroed padded one.
 void copy_into_padded(const float* src, std::int64_t rows, std::int64_t cols, float* dst, std::int64_t padded_rows,
                       std::int64_t padded_cols, cudaStream_t stream) {
@@ -25,8 +23,20 @@ void copy_into_padded(const float* src, std::int64_t rows, std::int64_t cols, fl
 
 }  // namespace
 
+PaddedShape padded_to_tiles(const Shape& s, TileShape tile) {
+  const auto round_up = [](std::int64_t x, int multiple) { return ceil_div(x, multiple) * multiple; };
+  return {round_up(s.m, tile.bm), round_up(s.n, tile.bn), round_up(s.k, tile.bk)};
+}
+
+void copy_corner_back(const float* padded_c, std::int64_t padded_n, float* c, const Shape& s, cudaStream_t stream) {
+  const auto f = sizeof(float);
+  KL_CUDA_CHECK(cudaMemcpy2DAsync(c, static_cast<std::size_t>(s.n) * f, padded_c, static_cast<std::size_t>(padded_n) * f,
+                                  static_cast<std::size_t>(s.n) * f, static_cast<std::size_t>(s.m),
+                                  cudaMemcpyDeviceToDevice, stream));
+}
+
 std::string whole_tiles_violation(const Shape& s, TileShape tile) {
-  const std::int64_t m = round_up(s.m, tile.bm), n = round_up(s.n, tile.bn), k = round_up(s.k, tile.bk);
+  const auto [m, n, k] = padded_to_tiles(s, tile);
   if (m * k > INT_MAX || k * n > INT_MAX || m * n > INT_MAX)
     return "m*k, k*n and m*n rounded up to whole " + std::to_string(tile.bm) + "x" + std::to_string(tile.bn) + "x" +
            std::to_string(tile.bk) + " tiles must fit in an int (the kernels index with int)";
@@ -37,7 +47,7 @@ std::string whole_tiles_violation(const Shape& s, TileShape tile) {
 
 void launch_whole_tiles(const Args& args, cudaStream_t stream, TileShape tile, WholeTileLaunch launch) {
   const Shape& s = args.shape;
-  const std::int64_t m = round_up(s.m, tile.bm), n = round_up(s.n, tile.bn), k = round_up(s.k, tile.bk);
+  const auto [m, n, k] = padded_to_tiles(s, tile);
   if (m == s.m && n == s.n && k == s.k) {
     launch(static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), args.a, args.b, args.c, stream);
     return;
@@ -50,9 +60,7 @@ void launch_whole_tiles(const Args& args, cudaStream_t stream, TileShape tile, W
   copy_into_padded(args.b, s.k, s.n, b, k, n, stream);
   launch(static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), a, b, c, stream);
   KL_CUDA_CHECK(cudaGetLastError());
-  KL_CUDA_CHECK(cudaMemcpy2DAsync(args.c, static_cast<std::size_t>(s.n) * 4, c, static_cast<std::size_t>(n) * 4,
-                                  static_cast<std::size_t>(s.n) * 4, static_cast<std::size_t>(s.m),
-                                  cudaMemcpyDeviceToDevice, stream));
+  copy_corner_back(c, n, args.c, s, stream);
 }
 
 }  // namespace kl::matmul

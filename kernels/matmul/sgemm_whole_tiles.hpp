@@ -24,6 +24,15 @@ using WholeTileLaunch = void (*)(int m, int n, int k, const float* a, const floa
 // "" when the padded shape still fits the kernels' int indexing and the grid, else the rule.
 std::string whole_tiles_violation(const Shape& s, TileShape tile);
 
+// The shape rounded up to whole tiles in m, n and k.
+struct PaddedShape {
+  std::int64_t m = 0, n = 0, k = 0;
+};
+PaddedShape padded_to_tiles(const Shape& s, TileShape tile);
+
+// Copies the s.m x s.n corner of a padded row-major C (padded_n columns) into the caller's C.
+void copy_corner_back(const float* padded_c, std::int64_t padded_n, float* c, const Shape& s, cudaStream_t stream);
+
 void launch_whole_tiles(const Args& args, cudaStream_t stream, TileShape tile, WholeTileLaunch launch);
 
 }  // namespace kl::matmul

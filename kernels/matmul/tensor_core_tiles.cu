@@ -11,15 +11,6 @@
 namespace kl::matmul {
 namespace {
 
-std::int64_t round_up(std::int64_t x, int multiple) { return ceil_div(x, multiple) * multiple; }
-
-struct PaddedShape {
-  std::int64_t m, n, k;
-};
-PaddedShape padded(const Shape& s, TileShape tile) {
-  return {round_up(s.m, tile.bm), round_up(s.n, tile.bn), round_up(s.k, tile.bk)};
-}
-
 // out (padded_rows x padded_cols) = in (rows x cols) rounded to FP16, zeros elsewhere.
 __global__ void to_half_padded(const float* in, long long rows, long long cols, __half* out, long long padded_cols,
                                long long count) {
@@ -46,14 +37,14 @@ void stage_padded(const float* in, std::int64_t rows, std::int64_t cols, __half*
 
 void stage_half_tiles(const Args& args, cudaStream_t stream, TileShape tile) {
   const Shape& s = args.shape;
-  const PaddedShape p = padded(s, tile);
+  const PaddedShape p = padded_to_tiles(s, tile);
   stage_padded(args.a, s.m, s.k, half_copy(ScratchSlot::half_a, p.m, p.k), p.m, p.k, stream);
   stage_padded(args.b, s.k, s.n, half_copy(ScratchSlot::half_b, p.k, p.n), p.k, p.n, stream);
 }
 
 void launch_half_tiles(const Args& args, cudaStream_t stream, TileShape tile, HalfTileLaunch launch) {
   const Shape& s = args.shape;
-  const PaddedShape p = padded(s, tile);
+  const PaddedShape p = padded_to_tiles(s, tile);
   const __half* a = half_copy(ScratchSlot::half_a, p.m, p.k);
   const __half* b = half_copy(ScratchSlot::half_b, p.k, p.n);
   // WMMA stores need 32-byte-aligned rows; the other rungs' 8-byte stores are satisfied too.
@@ -66,9 +57,7 @@ void launch_half_tiles(const Args& args, cudaStream_t stream, TileShape tile, Ha
   auto* c = static_cast<float*>(scratch(ScratchSlot::padded_c, static_cast<std::size_t>(p.m * p.n) * sizeof(float)));
   launch(static_cast<int>(p.m), static_cast<int>(p.n), static_cast<int>(p.k), a, b, c, stream);
   KL_CUDA_CHECK(cudaGetLastError());
-  KL_CUDA_CHECK(cudaMemcpy2DAsync(args.c, static_cast<std::size_t>(s.n) * sizeof(float), c,
-                                  static_cast<std::size_t>(p.n) * sizeof(float), static_cast<std::size_t>(s.n) * sizeof(float),
-                                  static_cast<std::size_t>(s.m), cudaMemcpyDeviceToDevice, stream));
+  copy_corner_back(c, p.n, args.c, s, stream);
 }
 
 }  // namespace kl::matmul
