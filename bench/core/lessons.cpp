@@ -120,6 +120,10 @@ void memory_bound_section(std::ostream& o, const std::vector<Result>& results) {
       {"reduction.grid_stride.int", "reduction.vectorized_single_launch.int"},
       {"reduction.grid_stride.float.n64k", "reduction.vectorized_single_launch.float.n64k"},
       {"reduction.grid_stride.int.n64k", "reduction.vectorized_single_launch.int.n64k"},
+      {"reduction.grid_stride.float", "reduction.bulk_copy_ring.float"},
+      {"reduction.grid_stride.int", "reduction.bulk_copy_ring.int"},
+      {"reduction.grid_stride.float.n64k", "reduction.bulk_copy_ring.float.n64k"},
+      {"reduction.grid_stride.int.n64k", "reduction.bulk_copy_ring.int.n64k"},
       {"elementwise.add", "elementwise.add_vectorized"},
       {"elementwise.exp", "elementwise.exp_vectorized"},
       {"basics.fill_arr", "basics.fill_vectorized"},
@@ -127,8 +131,10 @@ void memory_bound_section(std::ostream& o, const std::vector<Result>& results) {
   if (!find(results, pairs[0].rung) && !find(results, "elementwise.add_vectorized")) return;
   o << "\n## Beyond the seeds: memory-bound kernels at the bandwidth limit\n\n"
     << "Each rung beside the seed rung it speeds up (16-byte vector loads and stores with the unaligned head and "
-       "tail done one by one, several loads in flight per thread; for the reduction, warp shuffles and a "
-       "last-block-done finish, so any n pays one launch). A reduction is read against CUB's sum of the same "
+       "tail done one by one, several loads in flight per thread). The reductions pay one launch at any n: "
+       "`vectorized_single_launch` with warp shuffles and a last-block-done finish (the same float sum on every "
+       "run), `bulk_copy_ring` with 16 KiB bulk copies (cp.async.bulk) through a shared-memory ring and one "
+       "atomicAdd per block onto an output its block 0 zeroes in the same launch. A reduction is read against CUB's sum of the same "
        "dtype and n; elementwise kernels against the device-to-device copy; the vectorised fill against "
        "cudaMemset of the same bytes (the seeds' write-only kernels stay read against the copy). `.n64k` is "
        "n = 2^16, where launches decide, not bandwidth.\n\n"

@@ -12,6 +12,7 @@
 //    sum is the same on every run (the partials are added in block order).
 // Seed: 004_f92a7ab1d28b5b9a.txt (the ladder this climbs past); the last-block-done pattern is
 // the CUDA samples' threadFenceReduction.
+#include "block_sum.cuh"
 #include "launchers.hpp"
 
 #include "kl/geometry.hpp"
@@ -20,17 +21,6 @@
 
 namespace kl::reduction {
 namespace {
-
-template <class T>
-struct Vec4;
-template <>
-struct Vec4<float> {
-  using type = float4;
-};
-template <>
-struct Vec4<int> {
-  using type = int4;
-};
 
 // The finish's scratch: one partial per block and the count of blocks that have stored theirs,
 // one set per dtype. Static device memory, so a launch allocates nothing. The last block resets
@@ -45,38 +35,6 @@ __device__ float* partials(float) { return float_partials; }
 __device__ int* partials(int) { return int_partials; }
 __device__ unsigned int* blocks_done(float) { return &float_blocks_done; }
 __device__ unsigned int* blocks_done(int) { return &int_blocks_done; }
-
-template <class T, class V>
-__device__ void add_vector(T& sum, const V& v) {
-  sum += v.x;
-  sum += v.y;
-  sum += v.z;
-  sum += v.w;
-}
-
-template <class T>
-__device__ T warp_sum(T v) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-  return v;
-}
-
-// The block's sum, valid in thread 0; every thread must call it. blockDim.x is a power of two
-// >= 32. Callers separate two calls with a __syncthreads() (warp_sums is reused).
-template <class T>
-__device__ T block_sum(T v) {
-  __shared__ T warp_sums[32];
-  v = warp_sum(v);
-  const int lane = threadIdx.x % 32;
-  const int warp = threadIdx.x / 32;
-  if (lane == 0) warp_sums[warp] = v;
-  __syncthreads();
-  v = T(0);
-  if (warp == 0) {
-    if (lane < static_cast<int>(blockDim.x / 32)) v = warp_sums[lane];
-    v = warp_sum(v);
-  }
-  return v;
-}
 
 // The single-launch finish: the block's total becomes the output directly when the grid is one
 // block; otherwise it is stored, and the block that takes the last ticket adds every partial.

@@ -119,11 +119,10 @@ CaseResult check_sum(const reduction::Variant& v, const ReductionInput& in) {
 }
 
 // The variants also timed at small_n: CUB, the seed ladder's two-level rungs (a memset, then a
-// kernel of atomics) and the single-launch rung, which the issue that added it expected to beat
-// them there; an H200 says it does not yet (bench/gates.conf, "Not gated").
+// kernel of atomics) and the single-launch rungs, which must beat them there (bench/gates.conf).
 bool timed_small(const std::string& variant) {
   return variant == "cub_sum" || variant == "grid_stride" || variant == "warp_shuffle" ||
-         variant == "vectorized_single_launch";
+         variant == "vectorized_single_launch" || variant == "bulk_copy_ring";
 }
 
 }  // namespace

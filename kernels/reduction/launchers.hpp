@@ -5,6 +5,9 @@
 #include "kl/reduction.hpp"
 #include "summation_plan.hpp"
 
+#include <cstdint>
+#include <string>
+
 namespace kl::reduction {
 
 // Calls f(in, out) with the pointers typed by the shape's dtype: each rung is one template
@@ -41,5 +44,11 @@ void launch_complete_unrolling(const Args& args, cudaStream_t stream);
 void launch_grid_stride(const Args& args, cudaStream_t stream);
 void launch_warp_shuffle(const Args& args, cudaStream_t stream);
 void launch_vectorized_single_launch(const Args& args, cudaStream_t stream);
+void launch_bulk_copy_ring(const Args& args, cudaStream_t stream);
+
+// Rung 10's grid for a shape (one block per 16 KiB chunk up to what the GPU holds at once), which
+// its error bound needs too; "" when this process's GPU runs rung 10, else why it does not apply.
+std::int64_t bulk_copy_ring_blocks(const Shape& shape);
+std::string bulk_copy_ring_unavailable();
 
 }  // namespace kl::reduction

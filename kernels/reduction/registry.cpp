@@ -34,6 +34,11 @@ std::string power_of_two_block(const Shape& s, int lo) {
 std::string tree_block(const Shape& s) { return power_of_two_block(s, 32); }
 // warpReduce reads s[tid + 32]: the block must hold at least 64 partial sums.
 std::string last_warp_block(const Shape& s) { return power_of_two_block(s, 64); }
+// Rung 10: a tree block on a GPU that runs cp.async.bulk (else it does not apply).
+std::string bulk_ring_rule(const Shape& s) {
+  if (std::string rule = tree_block(s); !rule.empty()) return rule;
+  return bulk_copy_ring_unavailable();
+}
 
 // Each rung's summation depth, from the same plan its launcher takes its grid from.
 std::int64_t naive_depth(const Shape& s) { return plan::one_atomic_per_element(s.n, s.block).depth(); }
@@ -42,6 +47,9 @@ std::int64_t two_per_thread_depth(const Shape& s) { return plan::shared_tree(s.n
 std::int64_t grid_stride_depth(const Shape& s) { return plan::grid_stride_pairs(s.n, s.block).depth(); }
 std::int64_t warp_shuffle_depth(const Shape& s) { return plan::grid_stride_shuffles(s.n, s.block).depth(); }
 std::int64_t vectorized_depth(const Shape& s) { return plan::vectorized_single_launch(s.n, s.block).depth(); }
+std::int64_t bulk_ring_depth(const Shape& s) {
+  return plan::bulk_copy_ring(s.n, s.block, bulk_copy_ring_blocks(s)).depth();
+}
 
 ExpectedFinding race(const char* repro) {
   return {Checker::racecheck, "Race reported between", repro,
@@ -101,6 +109,13 @@ const std::vector<Variant> variant_table = {
        "per thread, shuffles, and a last-block-done finish: one launch, no memset, at any n.",
        Role::teaching, {}},
       tree_block, launch_vectorized_single_launch}, vectorized_depth},
+    {{{"reduction", "bulk_copy_ring", seed004, "bulk_ring_sum (beyond the seed)",
+       "Beyond the seed: 32 KiB bulk copies (cp.async.bulk) stream the input through a 3-stage "
+       "shared-memory ring per block; one atomicAdd per block onto the output block 0 zeroes in "
+       "the same launch (a launch-numbered flag orders the adds after the zero). One launch, no "
+       "memset, no ticket; the float order varies. Does not apply below compute capability 9.0.",
+       Role::teaching, {}},
+      bulk_ring_rule, launch_bulk_copy_ring}, bulk_ring_depth},
 };
 
 }  // namespace

@@ -141,3 +141,60 @@ TEST(VectorizedSingleLaunch, RepeatedLaunchesGiveTheSameSumWithoutZeroingTheOutp
     EXPECT_TRUE(compare_sum(v, shape, sums[0], want).ok()) << "n=" << n << " sum " << sums[0] << " vs " << want.value;
   }
 }
+
+// Rung 10 streams whole 32 KiB chunks (8192 elements from the first 16-byte boundary) and reads
+// the rest directly: every start offset with sizes around one, two and many chunks (one a block
+// read directly, then the ring), and a size at which every block refills each of its ring's
+// stages several times (the phases wrap), on both dtypes and the smallest and largest blocks.
+// Sanitizers skip that largest size.
+TEST(BulkCopyRing, SumsAtEveryStartOffsetChunkEdgeAndRingWrap) {
+  const Variant& v = variant("bulk_copy_ring");
+  std::vector<std::int64_t> sizes = {0, 1, 3, 4, 8191, 8192, 8193, 8195, 16383, 16384, 16387, 3 * 8192 + 5, 65536, 1048579, 4194311};
+  if (!kl::sanitizer_small_mode()) sizes.push_back((std::int64_t{1} << 25) + 7);
+  for (int offset = 0; offset < 4; ++offset)
+    for (std::int64_t n : sizes)
+      for (int block : {32, 1024})
+        for (Dtype d : {Dtype::i32, Dtype::f32}) {
+          const Shape shape{n, block, d};
+          const Inputs in = make_inputs(shape, 11);
+          const CaseResult r = run_case(v, shape, in, oracle(d, in), nullptr, offset);
+          EXPECT_TRUE(r.ok()) << "offset=" << offset << " n=" << n << " block=" << block << " " << to_string(d) << ": "
+                              << r.describe();
+        }
+}
+
+// No memset before the launch: block 0 zeroes the output and a launch-numbered flag holds every
+// other block's atomicAdd until the zero has landed. The output starts as poison (a NaN) at each
+// of several launches; every sum must be exact on exact-integer data, where one add that landed
+// before the zero (lost) or a zero that came twice would show.
+TEST(BulkCopyRing, EveryLaunchZeroesItsOwnOutputBeforeAnyAdd) {
+  const Variant& v = variant("bulk_copy_ring");
+  for (std::int64_t n : {std::int64_t{5000}, std::int64_t{1} << 16, (std::int64_t{3} << 20) + 1}) {
+    const Shape shape{n, 256, Dtype::f32};
+    const Inputs in = make_inputs(shape, 13);
+    const Oracle want = oracle(Dtype::f32, in);
+    ASSERT_TRUE(want.exact_in_fp32);
+    kl::DeviceBuffer<float> x{std::span<const float>(in.f)};
+    kl::GuardedBuffer<float> out(1);
+    for (int launch = 0; launch < 5; ++launch) {
+      out.poison();
+      v.launch({x.data(), out.data(), shape});
+      KL_CUDA_CHECK(cudaDeviceSynchronize());
+      const float sum = out.download()[0];
+      EXPECT_EQ(sum, static_cast<float>(want.value)) << "n=" << n << " launch " << launch;
+    }
+  }
+}
+
+// The rung applies exactly where cp.async.bulk runs, so on a compute capability 9.0 GPU (the
+// lab's reference H100) a rule that said otherwise would skip it silently.
+TEST(BulkCopyRing, AppliesOnComputeCapability9) {
+  int device = 0, major = 0;
+  KL_CUDA_CHECK(cudaGetDevice(&device));
+  KL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  const std::string why = variant("bulk_copy_ring").unsupported({1000, 256, Dtype::f32});
+  if (major >= 9)
+    EXPECT_EQ(why, "");
+  else
+    EXPECT_NE(why.find("does not apply"), std::string::npos) << why;
+}

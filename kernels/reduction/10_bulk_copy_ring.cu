@@ -1,0 +1,251 @@
+// Teaches (beyond the seeds): the last percent of read bandwidth, and a single launch whose
+// finish costs no more than a kernel without one.
+//  - Bulk copies: one thread asks the copy engine (cp.async.bulk, the TMA's one-dimensional form)
+//    for a whole 32 KiB chunk, which lands in shared memory and is counted on an mbarrier
+//    (expect_tx / complete_tx). Three chunks in flight per block, two blocks an SM: ~25 MB in
+//    flight on an H100, and no load instructions from the other threads. At 2^28 on the H100
+//    (standalone runs, x CUB): 32 KiB x 3 stages 1.020, x 6 1.019, x 4 1.016; 16 KiB x 4 1.013;
+//    8 KiB x 8 0.997; rung 09's 16-byte loads 0.999. An L2 evict-first hint on the copies: 0.977.
+//  - The ring: stage s holds chunk k while chunks k+1, k+2 are in flight; every thread adds its
+//    part of the stage, a barrier says all are done with it, and thread 0 refills it. When no
+//    block has more than one chunk (small n) there is nothing to overlap: each block reads its
+//    chunk with 16-byte loads instead, all in flight at once, and launches without the ring's
+//    shared memory.
+//  - The finish: one atomicAdd per block onto the output, which block 0 zeroes in the same
+//    launch. Block 0 then release-stores the launch's number into a flag, and every other block
+//    acquire-loads the flag before its add, so no add lands before the zero. No cudaMemset, no
+//    second kernel, no ticket and no second read of partials (rung 09's last-block finish): at
+//    2^16 the launch ends ~1 us sooner. The price: the float sum's order varies between runs.
+// Needs compute capability 9.0 (cp.async.bulk); elsewhere the variant says it does not apply.
+// Every wait is time-limited (10 s, then __trap), so a broken ring or a missing zero traps
+// instead of hanging.
+// Seed: 004_f92a7ab1d28b5b9a.txt (the ladder this climbs past); PTX ISA sections on
+// cp.async.bulk and mbarrier.
+#include "block_sum.cuh"
+#include "launchers.hpp"
+
+#include "kl/check.hpp"
+#include "kl/geometry.hpp"
+#include "kl/watchdog.cuh"
+
+#include <cuda/atomic>
+
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <string>
+
+namespace kl::reduction {
+namespace {
+
+constexpr int ring_stages = 3;
+constexpr int chunk_bytes = static_cast<int>(plan::bulk_chunk_elements) * 4;  // 32 KiB
+constexpr int ring_bytes = ring_stages * chunk_bytes;                          // dynamic shared memory
+constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;
+
+// The number of the launch whose block 0 has zeroed its output (0 before the first launch). The
+// host numbers launches 1, 2, ...; the flag holds the previous launch's number until block 0
+// stores this one's. Two launches of this rung must not overlap (different streams at once).
+__device__ unsigned int zeroed_launch = 0;
+
+__device__ __forceinline__ std::uint32_t shared_address(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ bool chunk_arrived(std::uint32_t bar, std::uint32_t parity) {
+  std::uint32_t done = 0;
+  asm volatile(
+      "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(done)
+      : "r"(bar), "r"(parity)
+      : "memory");
+  return done != 0;
+}
+
+// Waits for the chunk of this phase of the stage's barrier; a wrong byte count would wait forever.
+__device__ __forceinline__ void wait_for_chunk(std::uint32_t bar, std::uint32_t parity) {
+  if (chunk_arrived(bar, parity)) return;
+  const unsigned long long start = globaltimer_ns();
+  while (!chunk_arrived(bar, parity))
+    if (globaltimer_ns() - start > wait_limit_ns) __trap();
+}
+
+// One thread: arm the stage's barrier for chunk_bytes and start the copy that completes it.
+__device__ __forceinline__ void fetch_chunk(std::uint32_t stage, const void* chunk, std::uint32_t bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(chunk_bytes) : "memory");
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(stage),
+               "l"(chunk), "r"(chunk_bytes), "r"(bar)
+               : "memory");
+#else
+  __trap();  // not built for this GPU: bulk_copy_ring_unavailable() keeps the launcher away
+#endif
+}
+
+// Every block but 0 waits until block 0 has zeroed this launch's output.
+__device__ void wait_for_zeroed_output(unsigned int launch) {
+  cuda::atomic_ref<unsigned int, cuda::thread_scope_device> zeroed(zeroed_launch);
+  if (zeroed.load(cuda::memory_order_acquire) == launch) return;
+  const unsigned long long start = globaltimer_ns();
+  while (zeroed.load(cuda::memory_order_acquire) != launch)
+    if (globaltimer_ns() - start > wait_limit_ns) __trap();
+}
+
+// This thread's part of a chunk read straight from global memory: its vectors in groups of
+// eight loads issued before any add (a loop of guarded load-then-add would wait for each load in
+// turn, the DRAM latency once per vector).
+template <class V>
+__device__ __forceinline__ auto chunk_sum_direct(const V* chunk) {
+  using T = decltype(V{}.x);
+  constexpr int vectors = chunk_bytes / 16;
+  constexpr int group = 8;
+  const int per_thread = vectors / static_cast<int>(blockDim.x);  // 2..64, a power of two
+  const V* mine = chunk + threadIdx.x;
+  T sum = T(0);
+  if (per_thread >= group) {
+    for (int u0 = 0; u0 < per_thread; u0 += group) {
+      V v[group];
+#pragma unroll
+      for (int u = 0; u < group; ++u) v[u] = mine[(u0 + u) * blockDim.x];
+#pragma unroll
+      for (int u = 0; u < group; ++u) add_vector(sum, v[u]);
+    }
+  } else {
+    for (int u = 0; u < per_thread; ++u) add_vector(sum, mine[u * blockDim.x]);
+  }
+  return sum;
+}
+
+// in + head is 16-byte aligned; head <= n. blockDim.x is a power of two in 32..1024.
+template <class T>
+__global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long long n, int head, unsigned int launch) {
+  using V = typename Vec4<T>::type;
+  extern __shared__ __align__(128) unsigned char ring[];
+  __shared__ __align__(8) unsigned long long stage_full[ring_stages];
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    *out = T(0);
+    cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(zeroed_launch).store(launch, cuda::memory_order_release);
+  }
+  const T* body = in + head;
+  const long long chunks = (n - head) / plan::bulk_chunk_elements;
+  auto bar = [&](int s) { return shared_address(&stage_full[s]); };
+  auto fetch = [&](int s, long long chunk) {
+    fetch_chunk(shared_address(ring + s * chunk_bytes), body + chunk * plan::bulk_chunk_elements, bar(s));
+  };
+  // One chunk a block at most (n up to ~1.6 M elements on an H100): nothing for a ring to overlap,
+  // and its barrier set-up and the copy engine's latency would cost the launch, so the block reads
+  // its chunk with 16-byte loads. Beyond that, the ring. The choice is the same in every block.
+  const bool ring_needed = chunks > gridDim.x;
+  if (ring_needed) {
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < ring_stages; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar(s)) : "memory");
+      asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+      for (int s = 0; s < ring_stages; ++s)
+        if (const long long c = blockIdx.x + static_cast<long long>(s) * gridDim.x; c < chunks) fetch(s, c);
+  }
+
+  T sum = T(0);
+  if (!ring_needed && blockIdx.x < chunks)
+    sum = chunk_sum_direct(reinterpret_cast<const V*>(body + blockIdx.x * plan::bulk_chunk_elements));
+
+  // The rest (head, then the tail after the last whole chunk), read directly while chunks fly.
+  const long long tail_start = head + chunks * plan::bulk_chunk_elements;
+  const long long rest = head + (n - tail_start);
+  const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < rest; i += threads)
+    sum += in[i < head ? i : tail_start + (i - head)];
+
+  int k = 0;  // chunks this block has consumed: stage k % ring_stages, phase k / ring_stages
+  for (long long c = blockIdx.x; ring_needed && c < chunks; c += gridDim.x, ++k) {
+    const int s = k % ring_stages;
+    wait_for_chunk(bar(s), (k / ring_stages) & 1);
+    const V* stage = reinterpret_cast<const V*>(ring + s * chunk_bytes);
+#pragma unroll 4
+    for (int j = threadIdx.x; j < chunk_bytes / 16; j += blockDim.x) add_vector(sum, stage[j]);
+    __syncthreads();  // every thread is done with stage s before the copy engine refills it
+    const long long next = c + static_cast<long long>(ring_stages) * gridDim.x;
+    if (threadIdx.x == 0 && next < chunks) {
+      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the reads above before the async write
+      fetch(s, next);
+    }
+  }
+
+  sum = block_sum(sum);
+  if (threadIdx.x == 0) {
+    if (blockIdx.x != 0) wait_for_zeroed_output(launch);
+    atomicAdd(out, sum);
+  }
+}
+
+template <class T>
+int resident_blocks_per_sm(int block) {
+  const auto kernel = bulk_ring_sum<T>;
+  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring_bytes));
+  int blocks = 0;
+  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, ring_bytes));
+  return blocks;
+}
+
+// What the GPU holds at once for this dtype and block (cached: the occupancy calculator costs
+// microseconds, a launch's own order). All blocks resident is what makes the flag wait safe:
+// no waiting block can keep block 0 from running.
+std::int64_t resident_blocks(Dtype dtype, int block) {
+  static std::array<std::atomic<std::int64_t>, 2 * 11> cache{};
+  std::atomic<std::int64_t>& slot = cache[(dtype == Dtype::i32 ? 11 : 0) + std::bit_width(static_cast<unsigned>(block)) - 1];
+  if (const std::int64_t known = slot.load(); known > 0) return known;
+  int device = 0, sms = 0;
+  KL_CUDA_CHECK(cudaGetDevice(&device));
+  KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int per_sm = dtype == Dtype::i32 ? resident_blocks_per_sm<int>(block) : resident_blocks_per_sm<float>(block);
+  slot.store(std::int64_t{sms} * per_sm);
+  return slot.load();
+}
+
+}  // namespace
+
+std::int64_t bulk_copy_ring_blocks(const Shape& shape) {
+  return plan::bulk_ring_blocks(shape.n, resident_blocks(shape.dtype, shape.block));
+}
+
+std::string bulk_copy_ring_unavailable() {
+  static const std::string reason = []() -> std::string {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return "needs a CUDA GPU of compute capability 9.0 or newer (none usable here)";
+    }
+    int major = 0, minor = 0;
+    (void)cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    (void)cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+    cudaFuncAttributes attributes{};
+    const bool built = cudaFuncGetAttributes(&attributes, bulk_ring_sum<float>) == cudaSuccess;
+    (void)cudaGetLastError();  // a missing image is an answer here, not an error for later checks
+    if (major >= 9 && built && attributes.binaryVersion >= 90) return "";
+    return "does not apply: cp.async.bulk needs code built for and run on compute capability 9.0 or newer; this GPU "
+           "is " + std::to_string(major) + "." + std::to_string(minor) +
+           (built ? ", the kernel's code is for " + std::to_string(attributes.binaryVersion / 10) + "." +
+                        std::to_string(attributes.binaryVersion % 10)
+                  : ", no code for it was built");
+  }();
+  return reason;
+}
+
+void launch_bulk_copy_ring(const Args& args, cudaStream_t stream) {
+  static std::atomic<unsigned int> launches{0};
+  const unsigned int launch = ++launches;  // never the previous launch's number, which the flag holds
+  const auto blocks = static_cast<unsigned>(bulk_copy_ring_blocks(args.shape));
+  with_dtype(args, [&](auto in, auto out) {
+    const auto head = static_cast<int>(head_to_16_bytes(in, args.shape.n));
+    // The kernel's own test (chunks > gridDim.x), so the ring has its shared memory exactly when
+    // it runs; without it the SMs need not repartition L1 and shared memory for the launch.
+    const bool ring_needed = (args.shape.n - head) / plan::bulk_chunk_elements > blocks;
+    bulk_ring_sum<<<blocks, args.shape.block, ring_needed ? ring_bytes : 0, stream>>>(
+        in, out, static_cast<long long>(args.shape.n), head, launch);
+  });
+}
+
+}  // namespace kl::reduction
