@@ -12,7 +12,7 @@
 //    sum is the same on every run (the partials are added in block order).
 // Seed: 004_f92a7ab1d28b5b9a.txt (the ladder this climbs past); the last-block-done pattern is
 // the CUDA samples' threadFenceReduction.
-#include "block_sum.cuh"
+#include "vector_sum.cuh"
 #include "launchers.hpp"
 
 #include "kl/geometry.hpp"
@@ -65,33 +65,6 @@ __device__ void finish(T block_total, T* out) {
     *out = sum;
     *blocks_done(T{}) = 0;
   }
-}
-
-// Vectors each thread loads before it adds any (8 measured the same as 4 at 2^28 on the H100).
-constexpr int in_flight = 4;
-
-// This thread's sum of its elements: in + head is 16-byte aligned; head <= n.
-template <class T>
-__device__ T thread_sum(const T* in, long long n, int head) {
-  using V = typename Vec4<T>::type;
-  const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
-  const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const long long vectors = (n - head) / 4;
-  const V* body = reinterpret_cast<const V*>(in + head);
-  T sum = T(0);
-  if (tid < head) sum += in[tid];
-  long long i = tid;
-  for (; i + (in_flight - 1) * threads < vectors; i += in_flight * threads) {
-    V v[in_flight];
-#pragma unroll
-    for (int u = 0; u < in_flight; ++u) v[u] = body[i + u * threads];
-#pragma unroll
-    for (int u = 0; u < in_flight; ++u) add_vector(sum, v[u]);
-  }
-  for (; i < vectors; i += threads) add_vector(sum, body[i]);
-  const long long tail = head + 4 * vectors;
-  if (tid < n - tail) sum += in[tail + tid];
-  return sum;
 }
 
 template <class T>

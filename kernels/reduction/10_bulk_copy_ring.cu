@@ -7,10 +7,10 @@
 //    (standalone runs, x CUB): 32 KiB x 3 stages 1.020, x 6 1.019, x 4 1.016; 16 KiB x 4 1.013;
 //    8 KiB x 8 0.997; rung 09's 16-byte loads 0.999. An L2 evict-first hint on the copies: 0.977.
 //  - The ring: stage s holds chunk k while chunks k+1, k+2 are in flight; every thread adds its
-//    part of the stage, a barrier says all are done with it, and thread 0 refills it. When no
-//    block has more than one chunk (small n) there is nothing to overlap: each block reads its
-//    chunk with 16-byte loads instead, all in flight at once, and launches without the ring's
-//    shared memory.
+//    part of the stage, a barrier says all are done with it, and thread 0 refills it. Only when
+//    every block has chunks to pipeline: below ~2 M elements on an H100 the rung launches rung
+//    09's grid of 16-byte loads instead (no ring set-up, no shared memory, 16 elements a thread),
+//    (measured below against one directly read chunk per block: docs/MEMORY_BOUND_LADDER.md).
 //  - The finish: one atomicAdd per block onto the output, which block 0 zeroes in the same
 //    launch. Block 0 then release-stores the launch's number into a flag, and every other block
 //    acquire-loads the flag before its add, so no add lands before the zero. No cudaMemset, no
@@ -21,7 +21,7 @@
 // instead of hanging.
 // Seed: 004_f92a7ab1d28b5b9a.txt (the ladder this climbs past); PTX ISA sections on
 // cp.async.bulk and mbarrier.
-#include "block_sum.cuh"
+#include "vector_sum.cuh"
 #include "launchers.hpp"
 
 #include "kl/check.hpp"
@@ -83,6 +83,14 @@ __device__ __forceinline__ void fetch_chunk(std::uint32_t stage, const void* chu
 #endif
 }
 
+// Block 0, first thing: zero the output, then say so with this launch's number.
+template <class T>
+__device__ __forceinline__ void zero_output_in_block_0(T* out, unsigned int launch) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  *out = T(0);
+  cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(zeroed_launch).store(launch, cuda::memory_order_release);
+}
+
 // Every block but 0 waits until block 0 has zeroed this launch's output.
 __device__ void wait_for_zeroed_output(unsigned int launch) {
   cuda::atomic_ref<unsigned int, cuda::thread_scope_device> zeroed(zeroed_launch);
@@ -92,67 +100,47 @@ __device__ void wait_for_zeroed_output(unsigned int launch) {
     if (globaltimer_ns() - start > wait_limit_ns) __trap();
 }
 
-// This thread's part of a chunk read straight from global memory: its vectors in groups of
-// eight loads issued before any add (a loop of guarded load-then-add would wait for each load in
-// turn, the DRAM latency once per vector).
-template <class V>
-__device__ __forceinline__ auto chunk_sum_direct(const V* chunk) {
-  using T = decltype(V{}.x);
-  constexpr int vectors = chunk_bytes / 16;
-  constexpr int group = 8;
-  const int per_thread = vectors / static_cast<int>(blockDim.x);  // 2..64, a power of two
-  const V* mine = chunk + threadIdx.x;
-  T sum = T(0);
-  if (per_thread >= group) {
-    for (int u0 = 0; u0 < per_thread; u0 += group) {
-      V v[group];
-#pragma unroll
-      for (int u = 0; u < group; ++u) v[u] = mine[(u0 + u) * blockDim.x];
-#pragma unroll
-      for (int u = 0; u < group; ++u) add_vector(sum, v[u]);
-    }
-  } else {
-    for (int u = 0; u < per_thread; ++u) add_vector(sum, mine[u * blockDim.x]);
-  }
-  return sum;
+// The block's total onto the zeroed output: one atomicAdd from thread 0.
+template <class T>
+__device__ __forceinline__ void add_block_total(T thread_total, T* out, unsigned int launch) {
+  const T total = block_sum(thread_total);
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x != 0) wait_for_zeroed_output(launch);
+  atomicAdd(out, total);
 }
 
-// in + head is 16-byte aligned; head <= n. blockDim.x is a power of two in 32..1024.
+// Small n: rung 09's loads (in + head 16-byte aligned, head <= n), this rung's finish.
+template <class T>
+__global__ void direct_sum(const T* in, T* out, long long n, int head, unsigned int launch) {
+  zero_output_in_block_0(out, launch);
+  add_block_total(thread_sum(in, n, head), out, launch);
+}
+
+// Large n: the chunks through the ring, the rest read directly. in + head is 16-byte aligned,
+// head <= n; the whole chunks outnumber the blocks. blockDim.x is a power of two in 32..1024.
 template <class T>
 __global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long long n, int head, unsigned int launch) {
   using V = typename Vec4<T>::type;
   extern __shared__ __align__(128) unsigned char ring[];
   __shared__ __align__(8) unsigned long long stage_full[ring_stages];
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    *out = T(0);
-    cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(zeroed_launch).store(launch, cuda::memory_order_release);
-  }
+  zero_output_in_block_0(out, launch);
   const T* body = in + head;
   const long long chunks = (n - head) / plan::bulk_chunk_elements;
   auto bar = [&](int s) { return shared_address(&stage_full[s]); };
   auto fetch = [&](int s, long long chunk) {
     fetch_chunk(shared_address(ring + s * chunk_bytes), body + chunk * plan::bulk_chunk_elements, bar(s));
   };
-  // One chunk a block at most (n up to ~1.6 M elements on an H100): nothing for a ring to overlap,
-  // and its barrier set-up and the copy engine's latency would cost the launch, so the block reads
-  // its chunk with 16-byte loads. Beyond that, the ring. The choice is the same in every block.
-  const bool ring_needed = chunks > gridDim.x;
-  if (ring_needed) {
-    if (threadIdx.x == 0) {
-      for (int s = 0; s < ring_stages; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar(s)) : "memory");
-      asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
-    }
-    __syncthreads();
-    if (threadIdx.x == 0)
-      for (int s = 0; s < ring_stages; ++s)
-        if (const long long c = blockIdx.x + static_cast<long long>(s) * gridDim.x; c < chunks) fetch(s, c);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < ring_stages; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar(s)) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
   }
-
-  T sum = T(0);
-  if (!ring_needed && blockIdx.x < chunks)
-    sum = chunk_sum_direct(reinterpret_cast<const V*>(body + blockIdx.x * plan::bulk_chunk_elements));
+  __syncthreads();
+  if (threadIdx.x == 0)
+    for (int s = 0; s < ring_stages; ++s)
+      if (const long long c = blockIdx.x + static_cast<long long>(s) * gridDim.x; c < chunks) fetch(s, c);
 
   // The rest (head, then the tail after the last whole chunk), read directly while chunks fly.
+  T sum = T(0);
   const long long tail_start = head + chunks * plan::bulk_chunk_elements;
   const long long rest = head + (n - tail_start);
   const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
@@ -160,7 +148,7 @@ __global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long 
     sum += in[i < head ? i : tail_start + (i - head)];
 
   int k = 0;  // chunks this block has consumed: stage k % ring_stages, phase k / ring_stages
-  for (long long c = blockIdx.x; ring_needed && c < chunks; c += gridDim.x, ++k) {
+  for (long long c = blockIdx.x; c < chunks; c += gridDim.x, ++k) {
     const int s = k % ring_stages;
     wait_for_chunk(bar(s), (k / ring_stages) & 1);
     const V* stage = reinterpret_cast<const V*>(ring + s * chunk_bytes);
@@ -174,41 +162,46 @@ __global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long 
     }
   }
 
-  sum = block_sum(sum);
-  if (threadIdx.x == 0) {
-    if (blockIdx.x != 0) wait_for_zeroed_output(launch);
-    atomicAdd(out, sum);
-  }
+  __syncthreads();  // block_sum's shared memory after the last barrier above
+  add_block_total(sum, out, launch);
 }
 
+// Blocks of `block` threads one SM holds at once of the ring kernel (with its shared memory) or
+// of the direct one.
 template <class T>
-int resident_blocks_per_sm(int block) {
-  const auto kernel = bulk_ring_sum<T>;
-  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring_bytes));
+int blocks_per_sm(bool ring, int block) {
   int blocks = 0;
-  KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, ring_bytes));
+  if (ring) {
+    KL_CUDA_CHECK(cudaFuncSetAttribute(bulk_ring_sum<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, ring_bytes));
+    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bulk_ring_sum<T>, block, ring_bytes));
+  } else {
+    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, direct_sum<T>, block, 0));
+  }
   return blocks;
 }
 
-// What the GPU holds at once for this dtype and block (cached: the occupancy calculator costs
-// microseconds, a launch's own order). All blocks resident is what makes the flag wait safe:
-// no waiting block can keep block 0 from running.
-std::int64_t resident_blocks(Dtype dtype, int block) {
-  static std::array<std::atomic<std::int64_t>, 2 * 11> cache{};
-  std::atomic<std::int64_t>& slot = cache[(dtype == Dtype::i32 ? 11 : 0) + std::bit_width(static_cast<unsigned>(block)) - 1];
+// What the GPU holds at once of either kernel for this dtype and block, cached: the occupancy
+// calculator costs microseconds, a launch's own order, and the ring kernel's shared-memory limit
+// is raised on the first ask, before any launch of it. Every block resident is what makes the
+// flag wait safe: no waiting block can keep block 0 from running.
+std::int64_t resident_blocks(bool ring, Dtype dtype, int block) {
+  static std::array<std::atomic<std::int64_t>, 2 * 2 * 11> cache{};
+  const int slot_index = (ring ? 22 : 0) + (dtype == Dtype::i32 ? 11 : 0) + std::bit_width(static_cast<unsigned>(block)) - 1;
+  std::atomic<std::int64_t>& slot = cache[static_cast<std::size_t>(slot_index)];
   if (const std::int64_t known = slot.load(); known > 0) return known;
   int device = 0, sms = 0;
   KL_CUDA_CHECK(cudaGetDevice(&device));
   KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int per_sm = dtype == Dtype::i32 ? resident_blocks_per_sm<int>(block) : resident_blocks_per_sm<float>(block);
+  const int per_sm = dtype == Dtype::i32 ? blocks_per_sm<int>(ring, block) : blocks_per_sm<float>(ring, block);
   slot.store(std::int64_t{sms} * per_sm);
   return slot.load();
 }
 
 }  // namespace
 
-std::int64_t bulk_copy_ring_blocks(const Shape& shape) {
-  return plan::bulk_ring_blocks(shape.n, resident_blocks(shape.dtype, shape.block));
+plan::Summation bulk_copy_ring_plan(const Shape& shape) {
+  return plan::bulk_copy_ring(shape.n, shape.block, resident_blocks(true, shape.dtype, shape.block),
+                              resident_blocks(false, shape.dtype, shape.block));
 }
 
 std::string bulk_copy_ring_unavailable() {
@@ -237,14 +230,16 @@ std::string bulk_copy_ring_unavailable() {
 void launch_bulk_copy_ring(const Args& args, cudaStream_t stream) {
   static std::atomic<unsigned int> launches{0};
   const unsigned int launch = ++launches;  // never the previous launch's number, which the flag holds
-  const auto blocks = static_cast<unsigned>(bulk_copy_ring_blocks(args.shape));
+  const plan::Summation grid = bulk_copy_ring_plan(args.shape);
+  const bool ring = plan::bulk_ring_streams(args.shape.n, resident_blocks(true, args.shape.dtype, args.shape.block));
+  const auto blocks = static_cast<unsigned>(grid.blocks);
+  const auto n = static_cast<long long>(args.shape.n);
   with_dtype(args, [&](auto in, auto out) {
     const auto head = static_cast<int>(head_to_16_bytes(in, args.shape.n));
-    // The kernel's own test (chunks > gridDim.x), so the ring has its shared memory exactly when
-    // it runs; without it the SMs need not repartition L1 and shared memory for the launch.
-    const bool ring_needed = (args.shape.n - head) / plan::bulk_chunk_elements > blocks;
-    bulk_ring_sum<<<blocks, args.shape.block, ring_needed ? ring_bytes : 0, stream>>>(
-        in, out, static_cast<long long>(args.shape.n), head, launch);
+    if (ring)
+      bulk_ring_sum<<<blocks, args.shape.block, ring_bytes, stream>>>(in, out, n, head, launch);
+    else
+      direct_sum<<<blocks, args.shape.block, 0, stream>>>(in, out, n, head, launch);
   });
 }
 

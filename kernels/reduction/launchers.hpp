@@ -46,9 +46,10 @@ void launch_warp_shuffle(const Args& args, cudaStream_t stream);
 void launch_vectorized_single_launch(const Args& args, cudaStream_t stream);
 void launch_bulk_copy_ring(const Args& args, cudaStream_t stream);
 
-// Rung 10's grid for a shape (one block per 16 KiB chunk up to what the GPU holds at once), which
-// its error bound needs too; "" when this process's GPU runs rung 10, else why it does not apply.
-std::int64_t bulk_copy_ring_blocks(const Shape& shape);
+// Rung 10's plan for a shape on this process's GPU (its grid depends on what the GPU holds at
+// once), which its launch and its error bound both follow; "" when this GPU runs rung 10, else
+// why it does not apply.
+plan::Summation bulk_copy_ring_plan(const Shape& shape);
 std::string bulk_copy_ring_unavailable();
 
 }  // namespace kl::reduction

@@ -48,7 +48,7 @@ std::int64_t grid_stride_depth(const Shape& s) { return plan::grid_stride_pairs(
 std::int64_t warp_shuffle_depth(const Shape& s) { return plan::grid_stride_shuffles(s.n, s.block).depth(); }
 std::int64_t vectorized_depth(const Shape& s) { return plan::vectorized_single_launch(s.n, s.block).depth(); }
 std::int64_t bulk_ring_depth(const Shape& s) {
-  return plan::bulk_copy_ring(s.n, s.block, bulk_copy_ring_blocks(s)).depth();
+  return bulk_copy_ring_plan(s).depth();
 }
 
 ExpectedFinding race(const char* repro) {

@@ -79,21 +79,30 @@ inline Summation vectorized_single_launch(std::int64_t n, int block) {
   return {blocks, 4 * vectors_per_thread + 2, 10 + finish, 0};
 }
 
-// Rung 10 (bulk_copy_ring): the input's whole 32 KiB chunks (8192 elements counted from its first
-// 16-byte boundary) stream through each block's shared-memory ring, block b taking chunks b,
-// b + blocks, ...; each thread adds its 8192 / block elements of every chunk its block takes,
-// then its share of the rest (the head before the boundary and the tail after the last whole
-// chunk: fewer than 8196 elements, spread over the grid), then two five-step shuffles, then one
-// atomicAdd per block. The grid is one block per chunk up to what the GPU holds at once
-// (resident_blocks: the launcher asks the occupancy calculator).
+// Rung 10 (bulk_copy_ring) runs one of two grids, chosen by n:
+//  - the ring, when the input's whole 32 KiB chunks (8192 elements counted from its first 16-byte
+//    boundary) outnumber the blocks the GPU holds at once with the ring's shared memory
+//    (ring_resident): every block takes chunks b, b + blocks, ... through its ring; each thread
+//    adds its 8192 / block elements of every chunk its block takes, then its share of the rest
+//    (the head before the boundary and the tail after the last whole chunk: fewer than 8196
+//    elements spread over the grid);
+//  - below that, the direct grid: rung 09's 16-byte loads, 16 elements a thread, up to
+//    direct_resident blocks (what the GPU holds at once without shared memory).
+// Either way two five-step shuffles, then one atomicAdd per block.
 inline constexpr std::int64_t bulk_chunk_elements = 8192;
-inline std::int64_t bulk_ring_blocks(std::int64_t n, std::int64_t resident_blocks) {
-  return std::clamp<std::int64_t>(n / bulk_chunk_elements, 1, std::max<std::int64_t>(resident_blocks, 1));
+inline bool bulk_ring_streams(std::int64_t n, std::int64_t ring_resident) {
+  return n / bulk_chunk_elements > ring_resident;
 }
-inline Summation bulk_copy_ring(std::int64_t n, int block, std::int64_t blocks) {
-  const std::int64_t chunks_per_block = ceil_div(n / bulk_chunk_elements, blocks);
-  const std::int64_t rest_per_thread = ceil_div(std::min(n, bulk_chunk_elements + 3), blocks * block);
-  return {blocks, chunks_per_block * ceil_div(bulk_chunk_elements, block) + rest_per_thread, 10, blocks};
+inline Summation bulk_copy_ring(std::int64_t n, int block, std::int64_t ring_resident, std::int64_t direct_resident) {
+  if (bulk_ring_streams(n, ring_resident)) {
+    const std::int64_t blocks = ring_resident;
+    const std::int64_t chunks_per_block = ceil_div(n / bulk_chunk_elements, blocks);
+    const std::int64_t rest_per_thread = ceil_div(bulk_chunk_elements + 3, blocks * block);
+    return {blocks, chunks_per_block * ceil_div(bulk_chunk_elements, block) + rest_per_thread, 10, blocks};
+  }
+  const std::int64_t blocks = std::clamp<std::int64_t>(ceil_div(n, 16 * std::int64_t{block}), 1, std::max<std::int64_t>(direct_resident, 1));
+  const std::int64_t vectors_per_thread = ceil_div(ceil_div(n, 4), blocks * block);
+  return {blocks, 4 * vectors_per_thread + 2, 10, blocks};
 }
 
 }  // namespace kl::reduction::plan

@@ -126,11 +126,15 @@ TEST(ReductionSumCheck, DepthsFollowTheLaunchPlans) {
   EXPECT_EQ(depth("warp_shuffle", std::int64_t{1} << 28, 256), 1024 + 10 + 1024);
   EXPECT_EQ(depth("cub_sum", 5000, 256), 4999);                   // order unknown: worst case
   EXPECT_EQ(depth("grid_stride", 0, 256), 0);
-  // Rung 10 on the H100's grid (132 SMs x 2 blocks): 32768 chunks of 8192, 125 a block at most,
-  // 32 elements of each a thread, at most one element of the rest, two shuffles, 264 atomics.
-  EXPECT_EQ(plan::bulk_copy_ring(std::int64_t{1} << 28, 256, 264).depth(), 125 * 32 + 1 + 10 + 264);
-  EXPECT_EQ(plan::bulk_copy_ring(1000, 256, plan::bulk_ring_blocks(1000, 264)).depth(), 4 + 10 + 1);
-  EXPECT_EQ(plan::bulk_ring_blocks(std::int64_t{1} << 16, 264), 8);  // one block a chunk below the cap
+  // Rung 10 on the H100 at blocks of 256 (132 SMs: 2 ring blocks or 8 direct ones each). 2^28:
+  // 32768 chunks of 8192 over 264 blocks, 125 a block at most, 32 elements of each a thread, at
+  // most one element of the rest, two shuffles, 264 atomics. 2^16: 8 chunks, no ring; 16 direct
+  // blocks of 16 elements a thread, head and tail, two shuffles, 16 atomics. 1000: one block.
+  EXPECT_TRUE(plan::bulk_ring_streams(std::int64_t{1} << 28, 264));
+  EXPECT_EQ(plan::bulk_copy_ring(std::int64_t{1} << 28, 256, 264, 1056).depth(), 125 * 32 + 1 + 10 + 264);
+  EXPECT_FALSE(plan::bulk_ring_streams(264 * 8192 + 8191, 264));  // a chunk for every block is not enough
+  EXPECT_EQ(plan::bulk_copy_ring(std::int64_t{1} << 16, 256, 264, 1056).depth(), 16 + 2 + 10 + 16);
+  EXPECT_EQ(plan::bulk_copy_ring(1000, 256, 264, 1056).depth(), 4 + 2 + 10 + 1);
 }
 
 // The exactness rule itself: an integer input whose sum|x| passes 2^24 is no longer exact, and a
