@@ -88,7 +88,7 @@ inline Summation vectorized_single_launch(std::int64_t n, int block) {
 //    elements spread over the grid);
 //  - below that, the direct grid: rung 09's 16-byte loads, 16 elements a thread, up to
 //    direct_resident blocks (what the GPU holds at once without shared memory).
-// Either way two five-step shuffles, then one atomicAdd per block.
+// Either way two five-step shuffles, then one atomicAdd per block (a grid of one block stores).
 inline constexpr std::int64_t bulk_chunk_elements = 8192;
 inline bool bulk_ring_streams(std::int64_t n, std::int64_t ring_resident) {
   return n / bulk_chunk_elements > ring_resident;
@@ -102,7 +102,7 @@ inline Summation bulk_copy_ring(std::int64_t n, int block, std::int64_t ring_res
   }
   const std::int64_t blocks = std::clamp<std::int64_t>(ceil_div(n, 16 * std::int64_t{block}), 1, std::max<std::int64_t>(direct_resident, 1));
   const std::int64_t vectors_per_thread = ceil_div(ceil_div(n, 4), blocks * block);
-  return {blocks, 4 * vectors_per_thread + 2, 10, blocks};
+  return {blocks, 4 * vectors_per_thread + 2, 10, blocks == 1 ? 0 : blocks};  // one block stores its total
 }
 
 }  // namespace kl::reduction::plan
