@@ -139,7 +139,8 @@ __global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long 
     fetch_chunk(shared_address(ring + s * chunk_bytes), body + chunk * plan::bulk_chunk_elements, bar(s));
   };
   if (threadIdx.x == 0) {
-    for (int s = 0; s < ring_stages; ++s) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar(s)) : "memory");
+    for (int s = 0; s < ring_stages; ++s)
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar(s)) : "memory");
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
   }
   __syncthreads();
@@ -194,7 +195,8 @@ int blocks_per_sm(bool ring, int block) {
 // flag wait safe: no waiting block can keep block 0 from running.
 std::int64_t resident_blocks(bool ring, Dtype dtype, int block) {
   static std::array<std::atomic<std::int64_t>, 2 * 2 * 11> cache{};
-  const int slot_index = (ring ? 22 : 0) + (dtype == Dtype::i32 ? 11 : 0) + std::bit_width(static_cast<unsigned>(block)) - 1;
+  const int log2_block = std::bit_width(static_cast<unsigned>(block)) - 1;
+  const int slot_index = (ring ? 22 : 0) + (dtype == Dtype::i32 ? 11 : 0) + log2_block;
   std::atomic<std::int64_t>& slot = cache[static_cast<std::size_t>(slot_index)];
   if (const std::int64_t known = slot.load(); known > 0) return known;
   int device = 0, sms = 0;

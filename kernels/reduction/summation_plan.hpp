@@ -100,7 +100,8 @@ inline Summation bulk_copy_ring(std::int64_t n, int block, std::int64_t ring_res
     const std::int64_t rest_per_thread = ceil_div(bulk_chunk_elements + 3, blocks * block);
     return {blocks, chunks_per_block * ceil_div(bulk_chunk_elements, block) + rest_per_thread, 10, blocks};
   }
-  const std::int64_t blocks = std::clamp<std::int64_t>(ceil_div(n, 16 * std::int64_t{block}), 1, std::max<std::int64_t>(direct_resident, 1));
+  const std::int64_t blocks =
+      std::clamp<std::int64_t>(ceil_div(n, 16 * std::int64_t{block}), 1, std::max<std::int64_t>(direct_resident, 1));
   const std::int64_t vectors_per_thread = ceil_div(ceil_div(n, 4), blocks * block);
   return {blocks, 4 * vectors_per_thread + 2, 10, blocks == 1 ? 0 : blocks};  // one block stores its total
 }
