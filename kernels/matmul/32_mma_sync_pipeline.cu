@@ -19,6 +19,7 @@
 #include "tensor_core_tiles.hpp"
 
 #include "kl/check.hpp"
+#include "kl/mbarrier.cuh"
 
 #include <cstdint>
 
@@ -39,10 +40,6 @@ constexpr int smem_bytes = stages * (a_stage_halves + b_stage_halves) * 2;  // 9
 
 // The half offset of logical 16-byte chunk `c` of row `r` in a tile of `row_chunks` per row.
 __device__ __forceinline__ int swizzled(int r, int c, int row_chunks) { return (r * row_chunks + (c ^ (r % 8))) * chunk; }
-
-__device__ __forceinline__ std::uint32_t shared_address(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
 
 __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* p) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"

@@ -27,6 +27,7 @@
 #include "tensor_core_tiles.hpp"
 
 #include "kl/check.hpp"
+#include "kl/mbarrier.cuh"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -49,50 +50,6 @@ constexpr int b_box_bytes = block_k * box_n * 2;      // 8 KiB
 constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
 constexpr int smem_bytes = ring_bytes + 2 * stages * 8 + 1024;  // + barriers + 1024-byte alignment slack
 constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;   // 10 s: no healthy stage waits that long
-
-__device__ __forceinline__ std::uint32_t shared_address(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// ---- mbarrier
-
-__device__ __forceinline__ void barrier_init(std::uint32_t bar, std::uint32_t count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
-}
-
-__device__ __forceinline__ void arrive_expect_bytes(std::uint32_t bar, std::uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
-}
-
-__device__ __forceinline__ void arrive(std::uint32_t bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
-}
-
-__device__ __forceinline__ bool try_wait(std::uint32_t bar, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  asm volatile(
-      "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-      : "=r"(done)
-      : "r"(bar), "r"(parity)
-      : "memory");
-  return done != 0;
-}
-
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;\n" : "=l"(t));
-  return t;
-}
-
-// Waits for the barrier's phase with this parity to complete. A pipeline bug (a wrong byte
-// count, a missed arrive) would wait forever: past wait_limit_ns the kernel traps, which the
-// host sees as a failed launch.
-__device__ __forceinline__ void wait(std::uint32_t bar, std::uint32_t parity) {
-  if (try_wait(bar, parity)) return;
-  const unsigned long long start = global_ns();
-  while (!try_wait(bar, parity))
-    if (global_ns() - start > wait_limit_ns) __trap();
-}
 
 // ---- TMA
 
@@ -196,8 +153,8 @@ __global__ void __launch_bounds__(threads, 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
-      barrier_init(full + 8 * s, 1);           // the producer's expect_tx arrival; TMA completes the bytes
-      barrier_init(empty + 8 * s, consumers);  // one arrival per consumer warpgroup
+      mbarrier::init(full + 8 * s, 1);           // the producer's expect_tx arrival; TMA completes the bytes
+      mbarrier::init(empty + 8 * s, consumers);  // one arrival per consumer warpgroup
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
   }
@@ -208,8 +165,9 @@ __global__ void __launch_bounds__(threads, 1)
     if (threadIdx.x != 0) return;
     for (int tile = 0; tile < k_tiles; ++tile) {
       const int slot = tile % stages;
-      if (tile >= stages) wait(empty + 8 * slot, (tile / stages - 1) % 2);  // consumers freed it
-      arrive_expect_bytes(full + 8 * slot, a_stage_bytes + b_stage_bytes);
+      if (tile >= stages)  // the consumers have freed the slot
+        mbarrier::wait(empty + 8 * slot, (tile / stages - 1) % 2, wait_limit_ns);
+      mbarrier::arrive_expect_bytes(full + 8 * slot, a_stage_bytes + b_stage_bytes);
       tma_load(a_ring + slot * a_stage_bytes, &a_map, tile * block_k, block_row, full + 8 * slot);
       for (int box = 0; box < block_n / box_n; ++box)
         tma_load(b_ring + slot * b_stage_bytes + box * b_box_bytes, &b_map, block_col + box * box_n, tile * block_k,
@@ -225,7 +183,7 @@ __global__ void __launch_bounds__(threads, 1)
   for (int i = 0; i < 128; ++i) d[i] = 0.0f;
   for (int tile = 0; tile < k_tiles; ++tile) {
     const int slot = tile % stages;
-    wait(full + 8 * slot, (tile / stages) % 2);
+    mbarrier::wait(full + 8 * slot, (tile / stages) % 2, wait_limit_ns);
     // A: 128 rows of 128 bytes, 8-row groups 1024 bytes apart; this consumer's 64 rows start
     // 64 * 128 bytes in; a k16 step is 32 bytes along the (swizzled) row.
     // B: four 64(n)x64(k) boxes 8 KiB apart (the leading offset), each 64 k-rows of 128 bytes,
@@ -238,7 +196,7 @@ __global__ void __launch_bounds__(threads, 1)
       wgmma_64x256x16(d, descriptor(a_tile + step * 32, 16, 1024), descriptor(b_tile + step * 2048, b_box_bytes, 1024));
     wgmma_commit();
     wgmma_wait<1>(d);  // the previous stage's wgmmas are done reading its slot
-    if (tile > 0 && threadIdx.x % 128 == 0) arrive(empty + 8 * ((tile - 1) % stages));
+    if (tile > 0 && threadIdx.x % 128 == 0) mbarrier::arrive(empty + 8 * ((tile - 1) % stages));
   }
   wgmma_wait<0>(d);
 

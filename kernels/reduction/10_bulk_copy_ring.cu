@@ -27,6 +27,7 @@
 
 #include "kl/check.hpp"
 #include "kl/geometry.hpp"
+#include "kl/mbarrier.cuh"
 #include "kl/watchdog.cuh"
 
 #include <cuda/atomic>
@@ -50,32 +51,10 @@ constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;
 // stores this one's. Two launches of this rung must not overlap (different streams at once).
 __device__ unsigned int zeroed_launch = 0;
 
-__device__ __forceinline__ std::uint32_t shared_address(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-
-__device__ __forceinline__ bool chunk_arrived(std::uint32_t bar, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  asm volatile(
-      "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
-      : "=r"(done)
-      : "r"(bar), "r"(parity)
-      : "memory");
-  return done != 0;
-}
-
-// Waits for the chunk of this phase of the stage's barrier; a wrong byte count would wait forever.
-__device__ __forceinline__ void wait_for_chunk(std::uint32_t bar, std::uint32_t parity) {
-  if (chunk_arrived(bar, parity)) return;
-  const unsigned long long start = globaltimer_ns();
-  while (!chunk_arrived(bar, parity))
-    if (globaltimer_ns() - start > wait_limit_ns) __trap();
-}
-
 // One thread: arm the stage's barrier for chunk_bytes and start the copy that completes it.
 __device__ __forceinline__ void fetch_chunk(std::uint32_t stage, const void* chunk, std::uint32_t bar) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(chunk_bytes) : "memory");
+  mbarrier::arrive_expect_bytes(bar, chunk_bytes);
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(stage),
                "l"(chunk), "r"(chunk_bytes), "r"(bar)
                : "memory");
@@ -139,8 +118,7 @@ __global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long 
     fetch_chunk(shared_address(ring + s * chunk_bytes), body + chunk * plan::bulk_chunk_elements, bar(s));
   };
   if (threadIdx.x == 0) {
-    for (int s = 0; s < ring_stages; ++s)
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar(s)) : "memory");
+    for (int s = 0; s < ring_stages; ++s) mbarrier::init(bar(s), 1);
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
   }
   __syncthreads();
@@ -159,7 +137,7 @@ __global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long 
   int k = 0;  // chunks this block has consumed: stage k % ring_stages, phase k / ring_stages
   for (long long c = blockIdx.x; c < chunks; c += gridDim.x, ++k) {
     const int s = k % ring_stages;
-    wait_for_chunk(bar(s), (k / ring_stages) & 1);
+    mbarrier::wait(bar(s), (k / ring_stages) & 1, wait_limit_ns);  // a wrong byte count would wait forever
     const V* stage = reinterpret_cast<const V*>(ring + s * chunk_bytes);
 #pragma unroll 4
     for (int j = threadIdx.x; j < chunk_bytes / 16; j += blockDim.x) add_vector(sum, stage[j]);
