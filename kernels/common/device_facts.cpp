@@ -41,4 +41,21 @@ int co_resident_capacity(const void* kernel, int threads, std::size_t dynamic_sh
   return per_sm * device_facts().sm_count;
 }
 
+KernelImage kernel_image(const void* kernel) {
+  KernelImage image;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return image;
+  }
+  image.has_gpu = true;
+  (void)cudaDeviceGetAttribute(&image.cc_major, cudaDevAttrComputeCapabilityMajor, device);
+  (void)cudaDeviceGetAttribute(&image.cc_minor, cudaDevAttrComputeCapabilityMinor, device);
+  cudaFuncAttributes attributes{};
+  image.loaded = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess;
+  (void)cudaGetLastError();  // a missing image is an answer here, not an error for later checks
+  if (image.loaded) image.binary_version = attributes.binaryVersion;
+  return image;
+}
+
 }  // namespace kl

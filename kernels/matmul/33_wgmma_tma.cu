@@ -27,6 +27,7 @@
 #include "tensor_core_tiles.hpp"
 
 #include "kl/check.hpp"
+#include "kl/device_facts.hpp"
 #include "kl/mbarrier.cuh"
 
 #include <cuda.h>
@@ -260,20 +261,11 @@ const TileShape wgmma_tma_tile{block_m, block_n, block_k};
 
 std::string wgmma_tma_unavailable() {
   static const std::string reason = []() -> std::string {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return "needs a CUDA GPU that runs sm_90a code (none usable here)";
-    }
-    cudaFuncAttributes attributes{};
-    const cudaError_t e = cudaFuncGetAttributes(&attributes, wgmma_tma);
-    (void)cudaGetLastError();  // a missing image is an answer here, not an error for later checks
-    if (e == cudaSuccess) return "";
-    int major = 0, minor = 0;
-    (void)cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-    (void)cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+    const KernelImage image = kernel_image(reinterpret_cast<const void*>(&wgmma_tma));
+    if (!image.has_gpu) return "needs a CUDA GPU that runs sm_90a code (none usable here)";
+    if (image.loaded) return "";
     return "does not apply: built for sm_90a (wgmma, setmaxnreg), which runs only on compute capability 9.0; this "
-           "GPU is " + std::to_string(major) + "." + std::to_string(minor);
+           "GPU is " + std::to_string(image.cc_major) + "." + std::to_string(image.cc_minor);
   }();
   return reason;
 }

@@ -26,6 +26,7 @@
 #include "launchers.hpp"
 
 #include "kl/check.hpp"
+#include "kl/device_facts.hpp"
 #include "kl/geometry.hpp"
 #include "kl/mbarrier.cuh"
 #include "kl/watchdog.cuh"
@@ -153,35 +154,26 @@ __global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long 
   add_block_total(sum, out, launch);
 }
 
-// Blocks of `block` threads one SM holds at once of the ring kernel (with its shared memory) or
-// of the direct one.
+// Blocks of `block` threads the GPU holds at once of the ring kernel (with its shared memory,
+// whose limit is raised first) or of the direct one.
 template <class T>
-int blocks_per_sm(bool ring, int block) {
-  int blocks = 0;
-  if (ring) {
-    KL_CUDA_CHECK(cudaFuncSetAttribute(bulk_ring_sum<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, ring_bytes));
-    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bulk_ring_sum<T>, block, ring_bytes));
-  } else {
-    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, direct_sum<T>, block, 0));
-  }
-  return blocks;
+int co_resident_blocks(bool ring, int block) {
+  if (!ring) return co_resident_capacity(reinterpret_cast<const void*>(&direct_sum<T>), block);
+  KL_CUDA_CHECK(cudaFuncSetAttribute(bulk_ring_sum<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, ring_bytes));
+  return co_resident_capacity(reinterpret_cast<const void*>(&bulk_ring_sum<T>), block, ring_bytes);
 }
 
-// What the GPU holds at once of either kernel for this dtype and block, cached: the occupancy
-// calculator costs microseconds, a launch's own order, and the ring kernel's shared-memory limit
-// is raised on the first ask, before any launch of it. Every block resident is what makes the
-// flag wait safe: no waiting block can keep block 0 from running.
+// The same, cached per kernel, dtype and block: the occupancy calculator costs microseconds, a
+// launch's own order, and the ring kernel's shared-memory limit is raised on the first ask,
+// before any launch of it. Every block resident is what makes the flag wait safe: no waiting
+// block can keep block 0 from running.
 std::int64_t resident_blocks(bool ring, Dtype dtype, int block) {
   static std::array<std::atomic<std::int64_t>, 2 * 2 * 11> cache{};
   const int log2_block = std::bit_width(static_cast<unsigned>(block)) - 1;
   const int slot_index = (ring ? 22 : 0) + (dtype == Dtype::i32 ? 11 : 0) + log2_block;
   std::atomic<std::int64_t>& slot = cache[static_cast<std::size_t>(slot_index)];
   if (const std::int64_t known = slot.load(); known > 0) return known;
-  int device = 0, sms = 0;
-  KL_CUDA_CHECK(cudaGetDevice(&device));
-  KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int per_sm = dtype == Dtype::i32 ? blocks_per_sm<int>(ring, block) : blocks_per_sm<float>(ring, block);
-  slot.store(std::int64_t{sms} * per_sm);
+  slot.store(dtype == Dtype::i32 ? co_resident_blocks<int>(ring, block) : co_resident_blocks<float>(ring, block));
   return slot.load();
 }
 
@@ -194,23 +186,14 @@ plan::Summation bulk_copy_ring_plan(const Shape& shape) {
 
 std::string bulk_copy_ring_unavailable() {
   static const std::string reason = []() -> std::string {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return "needs a CUDA GPU of compute capability 9.0 or newer (none usable here)";
-    }
-    int major = 0, minor = 0;
-    (void)cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-    (void)cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
-    cudaFuncAttributes attributes{};
-    const bool built = cudaFuncGetAttributes(&attributes, bulk_ring_sum<float>) == cudaSuccess;
-    (void)cudaGetLastError();  // a missing image is an answer here, not an error for later checks
-    if (major >= 9 && built && attributes.binaryVersion >= 90) return "";
+    const KernelImage image = kernel_image(reinterpret_cast<const void*>(&bulk_ring_sum<float>));
+    if (!image.has_gpu) return "needs a CUDA GPU of compute capability 9.0 or newer (none usable here)";
+    if (image.cc_major >= 9 && image.loaded && image.binary_version >= 90) return "";
     return "does not apply: cp.async.bulk needs code built for and run on compute capability 9.0 or newer; this GPU "
-           "is " + std::to_string(major) + "." + std::to_string(minor) +
-           (built ? ", the kernel's code is for " + std::to_string(attributes.binaryVersion / 10) + "." +
-                        std::to_string(attributes.binaryVersion % 10)
-                  : ", no code for it was built");
+           "is " + std::to_string(image.cc_major) + "." + std::to_string(image.cc_minor) +
+           (image.loaded ? ", the kernel's code is for " + std::to_string(image.binary_version / 10) + "." +
+                               std::to_string(image.binary_version % 10)
+                         : ", no code for it was built");
   }();
   return reason;
 }

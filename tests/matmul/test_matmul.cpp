@@ -1,6 +1,7 @@
 // Matmul family on the GPU: hand-checkable products, seed 003's 4x4 walk-through with 2x2
 // tiles, cuBLAS's row-major mapping on non-square shapes, bias, shape rules, the tensor-core
 // rungs at their tile edges, and the planted missing barrier.
+#include "kl/device_facts.hpp"
 #include "kl/matmul.hpp"
 #include "kl/test_env.hpp"
 
@@ -206,12 +207,9 @@ TEST(MatmulTensorCores, EveryRungIsExactAndWithinTheBoundAtTileEdges) {
 // The sm_90a rung runs wherever the GPU is compute capability 9.0 (so it cannot silently skip
 // on an H100 or H200), and elsewhere says it does not apply.
 TEST(MatmulTensorCores, TheHopperRungAppliesExactlyOnComputeCapability90) {
-  int device = 0, major = 0, minor = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), cudaSuccess);
+  const kl::DeviceFacts gpu = kl::device_facts();
   const std::string rule = variant("wgmma_tma").unsupported({128, 256, 64});
-  if (major == 9 && minor == 0)
+  if (gpu.cc_major == 9 && gpu.cc_minor == 0)
     EXPECT_EQ(rule, "");
   else
     EXPECT_NE(rule.find("does not apply: built for sm_90a"), std::string::npos) << rule;

@@ -1,6 +1,7 @@
 // Reduction family on the GPU: every clean rung on int (exact) and float (exact on exact-integer
 // data, within the rung's depth bound on rounding data), seed-style launches, rejected block
 // sizes, and the flawed volatile rung's correct sums.
+#include "kl/device_facts.hpp"
 #include "kl/reduction.hpp"
 #include "kl/guarded_buffer.hpp"
 #include "kl/test_env.hpp"
@@ -212,11 +213,8 @@ TEST(BulkCopyRing, EveryLaunchZeroesItsOwnOutputBeforeAnyAdd) {
 // The rung applies exactly where cp.async.bulk runs, so on a compute capability 9.0 GPU (the
 // lab's reference H100) a rule that said otherwise would skip it silently.
 TEST(BulkCopyRing, AppliesOnComputeCapability9) {
-  int device = 0, major = 0;
-  KL_CUDA_CHECK(cudaGetDevice(&device));
-  KL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
   const std::string why = variant("bulk_copy_ring").unsupported({1000, 256, Dtype::f32});
-  if (major >= 9)
+  if (kl::device_facts().cc_major >= 9)
     EXPECT_EQ(why, "");
   else
     EXPECT_NE(why.find("does not apply"), std::string::npos) << why;

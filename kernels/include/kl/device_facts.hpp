@@ -33,4 +33,17 @@ DeviceFacts device_facts();
 // cannot have all its blocks running together.
 int co_resident_capacity(const void* kernel, int threads, std::size_t dynamic_shared = 0);
 
+// Whether the current GPU can run `kernel`, for variants that apply only on some architectures:
+// the GPU's compute capability and, when the binary holds code this GPU loads for the kernel,
+// the architecture that code was built for (cudaFuncAttributes::binaryVersion, e.g. 90).
+// has_gpu is false when no GPU can be used; nothing here throws or leaves a CUDA error behind.
+struct KernelImage {
+  bool has_gpu = false;
+  int cc_major = 0;
+  int cc_minor = 0;
+  bool loaded = false;
+  int binary_version = 0;
+};
+KernelImage kernel_image(const void* kernel);
+
 }  // namespace kl
