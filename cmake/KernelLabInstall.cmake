@@ -13,7 +13,9 @@
 # gpu_test_main (a GoogleTest main that fails without a GPU), property_support (KL_PROPERTY,
 # generators, replay lines). CMake functions: kl_family, kl_add_family_set, kl_add_host_test,
 # kl_add_gpu_test (with its four sanitizer runs), kl_add_slow_property_test,
-# kl_add_planted_finding, kl_finalize_planted_findings, kl_add_perf_test,
+# kl_add_planted_finding, kl_finalize_planted_findings, kl_add_perf_test, the perturbation
+# tier's kl_perturbation_units, kl_add_perturbed_executable, kl_add_perturb_test and
+# kl_add_perturbation_finding,
 # kl_add_family_perf_tests, kl_gpu_resources, and the gpu preset's configure-time check.
 include(CMakePackageConfigHelpers)
 
@@ -41,7 +43,8 @@ install(EXPORT KernelLabTargets NAMESPACE KernelLab:: DESTINATION ${KL_INSTALL_C
 install(FILES
   kernels/include/kl/case_result.hpp kernels/include/kl/check.hpp kernels/include/kl/device_buffer.hpp
   kernels/include/kl/device_facts.hpp kernels/include/kl/error_bounds.hpp kernels/include/kl/geometry.hpp
-  kernels/include/kl/guarded_buffer.hpp kernels/include/kl/registry.hpp kernels/include/kl/test_env.hpp
+  kernels/include/kl/guarded_buffer.hpp kernels/include/kl/perturb.hpp kernels/include/kl/perturb.cuh
+  kernels/include/kl/registry.hpp kernels/include/kl/test_env.hpp
   kernels/include/kl/timing.hpp kernels/include/kl/watchdog.hpp kernels/include/kl/watchdog.cuh
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/kl)
 install(FILES
@@ -59,7 +62,8 @@ install(FILES property/support/generators.hpp property/support/property.hpp
 install(FILES bench/cli/main.cpp DESTINATION ${KL_INSTALL_DATADIR})
 install(PROGRAMS ci/ctest-gpu-env.sh tests/support/expect_exit.sh DESTINATION ${KL_INSTALL_DATADIR})
 install(FILES
-  cmake/KernelLabFamilies.cmake cmake/KernelLabGpuCheck.cmake cmake/KernelLabTesting.cmake
+  cmake/KernelLabFamilies.cmake cmake/KernelLabGpuCheck.cmake cmake/KernelLabPerturbation.cmake
+  cmake/KernelLabTesting.cmake
   DESTINATION ${KL_INSTALL_CMAKEDIR})
 
 configure_package_config_file(cmake/KernelLabConfig.cmake.in

@@ -1,6 +1,7 @@
 // `kernel-lab sanitize`, `expect` and `repro`: compute-sanitizer as a checker whose verdict is a
 // test result. A missing tool is an error (exit 2), never a pass.
 #include "cli.hpp"
+#include "perturbation.hpp"
 #include "sanitizer.hpp"
 
 #include "kl/registry.hpp"
@@ -92,11 +93,27 @@ int cmd_expect(const ParsedArgs& args, std::ostream& out) {
   if (args.positionals.empty()) throw UsageError("'expect' needs a finding name (see `kernel-lab list --json`)");
   if (args.has("against-fix") && args.has("variant"))
     throw UsageError("--against-fix and --variant exclude each other");
+  const PlantedFinding planted = find_planted(args.positionals[0]);
+  if (planted.finding->checker == Checker::perturbation) {
+    if (args.has("variant")) throw UsageError("--variant applies to sanitizer findings; '" + args.positionals[0] +
+                                              "' is a perturbation finding");
+    if (args.has("unperturbed") && args.has("against-fix"))
+      throw UsageError("--unperturbed and --against-fix exclude each other");
+    const int runs = static_cast<int>(args.integer("runs", default_perturbed_runs, 1, 1000));
+    if (args.has("unperturbed")) return check_unseen_without_perturbation(planted, runs, out);
+    return check_perturbation_finding(planted, args.has("against-fix"), runs, out);
+  }
+  if (args.has("unperturbed") || args.has("runs"))
+    throw UsageError("--unperturbed and --runs apply to perturbation findings; '" + args.positionals[0] + "' is a " +
+                     std::string(to_string(planted.finding->checker)) + " finding");
   return check_finding(args.positionals[0], args.has("against-fix"), args.text("variant", ""), false, out);
 }
 
 int cmd_repro(const ParsedArgs& args, std::ostream& out) {
   if (args.positionals.empty()) throw UsageError("'repro' needs a finding name (see `kernel-lab list --json`)");
+  const PlantedFinding planted = find_planted(args.positionals[0]);
+  if (planted.finding->checker == Checker::perturbation)
+    return check_perturbation_finding(planted, false, default_perturbed_runs, out);
   return check_finding(args.positionals[0], false, "", true, out);
 }
 

@@ -4,10 +4,14 @@
 // `sum` (section 7.1); the seed shows no launch, so blocks and threads are parameters.
 #include "launchers.hpp"
 
+#include "kl/perturb.cuh"
+
 namespace kl::basics {
 namespace {
 
 __global__ void sum(int *counter) {
+    KL_PERTURB_ENTRY();
+    KL_PERTURB_POINT("a thread adds to the counter");
     atomicAdd(counter, 1);
 }
 

@@ -13,6 +13,7 @@ std::string_view to_string(Checker checker) {
     case Checker::canary: return "canary";
     case Checker::oracle: return "oracle";
     case Checker::watchdog: return "watchdog";
+    case Checker::perturbation: return "perturbation";
   }
   return "?";
 }

@@ -13,6 +13,7 @@
 //    ahead and waited for with cp.async.wait_group, so loads overlap the mma.syncs.
 // The block computes 128x128 of C with 8 warps, each a 64x32 piece (4x4 mma tiles of 16x8);
 // two blocks fit an SM (96 KiB of shared memory and at most 128 registers a thread each).
+// The perturbation build (kl/perturb.cuh) delays warps as their copies land and before they refill a slot.
 // Seed: 004_f92a7ab1d28b5b9a.txt section 11; rung 25's cp.async ring, on tensor cores.
 #include "launchers.hpp"
 #include "sgemm_cp_async.cuh"
@@ -20,6 +21,7 @@
 
 #include "kl/check.hpp"
 #include "kl/mbarrier.cuh"
+#include "kl/perturb.cuh"
 
 #include <cstdint>
 
@@ -102,9 +104,11 @@ __global__ void __launch_bounds__(threads, 2) mma_sync_pipeline(int n, int k, co
 
   for (int tile = 0; tile < k_tiles; ++tile) {
     cp_async::wait<stages - 2>();  // this thread's copies of `tile`
+    KL_PERTURB_POINT_AT("a warp's copies of a tile landed", tile);
     __syncthreads();  // everyone's copies of `tile` landed; everyone is done with tile - 1's slot
     const int next = tile + stages - 1;
     if (next < k_tiles) {
+      KL_PERTURB_POINT_AT("a warp refills a ring slot", tile);
       const int slot = next % stages;
       load_tile(a_ring + slot * a_stage_halves, b_ring + slot * b_stage_halves, a, b, n, k, block_row, block_col, next);
     }

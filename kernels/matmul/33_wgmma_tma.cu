@@ -20,7 +20,8 @@
 //    transpose bit), as cuBLAS reads it: no transposed copy.
 // Built for sm_90a in its own translation unit (CMakeLists.txt); on any other GPU the variant
 // says it does not apply (wgmma_tma_unavailable). Every mbarrier wait has a time limit, so a
-// broken pipeline traps instead of hanging.
+// broken pipeline traps instead of hanging. The perturbation build (kl/perturb.cuh) delays the
+// producer before it fills a slot and a consumer before it frees one.
 // Seed: 004_f92a7ab1d28b5b9a.txt section 11 (cublasGemmEx's tensor cores); PTX ISA 8.x, sections
 // on wgmma, the matrix descriptor, cp.async.bulk.tensor and mbarrier.
 #include "launchers.hpp"
@@ -29,6 +30,7 @@
 #include "kl/check.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/mbarrier.cuh"
+#include "kl/perturb.cuh"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -168,6 +170,7 @@ __global__ void __launch_bounds__(threads, 1)
       const int slot = tile % stages;
       if (tile >= stages)  // the consumers have freed the slot
         mbarrier::wait(empty + 8 * slot, (tile / stages - 1) % 2, wait_limit_ns);
+      KL_PERTURB_POINT_AT("the producer fills a slot", tile);
       mbarrier::arrive_expect_bytes(full + 8 * slot, a_stage_bytes + b_stage_bytes);
       tma_load(a_ring + slot * a_stage_bytes, &a_map, tile * block_k, block_row, full + 8 * slot);
       for (int box = 0; box < block_n / box_n; ++box)
@@ -197,7 +200,10 @@ __global__ void __launch_bounds__(threads, 1)
       wgmma_64x256x16(d, descriptor(a_tile + step * 32, 16, 1024), descriptor(b_tile + step * 2048, b_box_bytes, 1024));
     wgmma_commit();
     wgmma_wait<1>(d);  // the previous stage's wgmmas are done reading its slot
-    if (tile > 0 && threadIdx.x % 128 == 0) mbarrier::arrive(empty + 8 * ((tile - 1) % stages));
+    if (tile > 0 && threadIdx.x % 128 == 0) {
+      KL_PERTURB_POINT_AT("a consumer frees a slot", tile);
+      mbarrier::arrive(empty + 8 * ((tile - 1) % stages));
+    }
   }
   wgmma_wait<0>(d);
 

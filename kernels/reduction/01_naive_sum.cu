@@ -3,15 +3,18 @@
 #include "launchers.hpp"
 
 #include "kl/geometry.hpp"
+#include "kl/perturb.cuh"
 
 namespace kl::reduction {
 namespace {
 
 template <class T>
 __global__ void naiveSum(const T *input, T *output, int n) {
+  KL_PERTURB_ENTRY();
   int idx = threadIdx.x;
   idx += blockIdx.x * blockDim.x;
   if (idx < n) {
+    KL_PERTURB_POINT("an element is added to the output");
     atomicAdd(output, input[idx]);
   }
 }

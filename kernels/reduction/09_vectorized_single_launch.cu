@@ -12,12 +12,20 @@
 //    sum is the same on every run (the partials are added in block order).
 // Seed: 004_f92a7ab1d28b5b9a.txt (the ladder this climbs past); the last-block-done pattern is
 // the CUDA samples' threadFenceReduction.
+// Planted beside it (reduction.relaxed_ticket): the same kernel with the ticket taken relaxed and
+// no fence, so nothing orders a block's partial before its ticket and the last block can add a
+// stale partial. On the H100 the store and the atomic reach L2 in order nearly always: every
+// test and all four sanitizers pass it. The perturbation build holds the partial back past the
+// relaxed ticket, as the memory model allows, and the sum comes out wrong.
 #include "vector_sum.cuh"
 #include "launchers.hpp"
 
 #include "kl/geometry.hpp"
+#include "kl/perturb.cuh"
 
 #include <cuda/atomic>
+
+#include <type_traits>
 
 namespace kl::reduction {
 namespace {
@@ -43,7 +51,8 @@ __device__ unsigned int* blocks_done(int) { return &int_blocks_done; }
 // threads by the barrier) orders the reads of every partial after their stores. Two
 // __threadfence() calls around a relaxed atomicAdd did the same at 2^16 about 6% slower (H100).
 // __ldcg reads from L2, past an L1 that is not coherent across SMs.
-template <class T>
+// ticket_order is the ticket's memory order: acq_rel for the rung, relaxed for the planted twin.
+template <class T, cuda::memory_order ticket_order>
 __device__ void finish(T block_total, T* out) {
   if (gridDim.x == 1) {
     if (threadIdx.x == 0) *out = block_total;
@@ -52,12 +61,13 @@ __device__ void finish(T block_total, T* out) {
   __shared__ bool is_last;
   T* block_partials = partials(T{});
   if (threadIdx.x == 0) {
-    block_partials[blockIdx.x] = block_total;
-    cuda::atomic_ref<unsigned int, cuda::thread_scope_device> ticket(*blocks_done(T{}));
-    is_last = ticket.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+    perturb::Publisher publish;
+    publish.store(&block_partials[blockIdx.x], block_total);
+    is_last = publish.fetch_add(blocks_done(T{}), 1u, ticket_order) == gridDim.x - 1;
   }
   __syncthreads();
   if (!is_last) return;
+  KL_PERTURB_POINT("the last block reads the partials");
   T sum = T(0);
   for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) sum += __ldcg(&block_partials[b]);
   sum = block_sum(sum);
@@ -67,21 +77,33 @@ __device__ void finish(T block_total, T* out) {
   }
 }
 
-template <class T>
+template <class T, cuda::memory_order ticket_order>
 __global__ void vectorized_sum(const T* in, T* out, long long n, int head) {
+  KL_PERTURB_ENTRY();
   const T sum = block_sum(thread_sum(in, n, head));
   __syncthreads();  // block_sum's shared memory is used again by the finish
-  finish(sum, out);
+  finish<T, ticket_order>(sum, out);
+}
+
+template <cuda::memory_order ticket_order>
+void launch_with_ticket(const Args& args, cudaStream_t stream) {
+  const auto blocks = static_cast<unsigned>(plan::vectorized_single_launch(args.shape.n, args.shape.block).blocks);
+  with_dtype(args, [&](auto in, auto out) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
+    const auto head = static_cast<int>(head_to_16_bytes(in, args.shape.n));
+    vectorized_sum<T, ticket_order>
+        <<<blocks, args.shape.block, 0, stream>>>(in, out, static_cast<long long>(args.shape.n), head);
+  });
 }
 
 }  // namespace
 
 void launch_vectorized_single_launch(const Args& args, cudaStream_t stream) {
-  const auto blocks = static_cast<unsigned>(plan::vectorized_single_launch(args.shape.n, args.shape.block).blocks);
-  with_dtype(args, [&](auto in, auto out) {
-    const auto head = static_cast<int>(head_to_16_bytes(in, args.shape.n));
-    vectorized_sum<<<blocks, args.shape.block, 0, stream>>>(in, out, static_cast<long long>(args.shape.n), head);
-  });
+  launch_with_ticket<cuda::memory_order_acq_rel>(args, stream);
+}
+
+void launch_relaxed_ticket(const Args& args, cudaStream_t stream) {
+  launch_with_ticket<cuda::memory_order_relaxed>(args, stream);
 }
 
 }  // namespace kl::reduction

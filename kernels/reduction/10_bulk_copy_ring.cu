@@ -22,6 +22,13 @@
 // instead of hanging.
 // Seed: 004_f92a7ab1d28b5b9a.txt (the ladder this climbs past); PTX ISA sections on
 // cp.async.bulk and mbarrier.
+// Planted beside it, each the same kernels with one ordering step removed: every test and all
+// four sanitizers pass them on the H100, the perturbation build catches them.
+//  - reduction.add_before_zero: blocks add without waiting for the flag. Block 0 zeroes the
+//    output first thing while the others are still reading, so the zero comes first nearly
+//    always; when block 0 starts late, the zero wipes out sums already added.
+//  - reduction.relaxed_zero_flag: the flag is stored relaxed, so nothing orders the zero before
+//    it; a waiting block can see the flag, add, and have its sum wiped by the late zero.
 #include "vector_sum.cuh"
 #include "launchers.hpp"
 
@@ -29,6 +36,7 @@
 #include "kl/device_facts.hpp"
 #include "kl/geometry.hpp"
 #include "kl/mbarrier.cuh"
+#include "kl/perturb.cuh"
 #include "kl/watchdog.cuh"
 
 #include <cuda/atomic>
@@ -38,6 +46,7 @@
 #include <bit>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace kl::reduction {
 namespace {
@@ -64,12 +73,23 @@ __device__ __forceinline__ void fetch_chunk(std::uint32_t stage, const void* chu
 #endif
 }
 
+// The finish's ordering: the rung's, or one of the planted twins' (header).
+enum class Finish { rung, add_before_zero, relaxed_zero_flag };
+constexpr Finish rung_finish = Finish::rung;
+// Every block but 0 waits for the flag before its add.
+__host__ __device__ constexpr bool waits_for_zero(Finish f) { return f != Finish::add_before_zero; }
+// The flag's store: release publishes the zero before it.
+__host__ __device__ constexpr cuda::memory_order flag_order(Finish f) {
+  return f == Finish::relaxed_zero_flag ? cuda::memory_order_relaxed : cuda::memory_order_release;
+}
+
 // Block 0, first thing: zero the output, then say so with this launch's number.
-template <class T>
+template <class T, Finish finish>
 __device__ __forceinline__ void zero_output_in_block_0(T* out, unsigned int launch) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  *out = T(0);
-  cuda::atomic_ref<unsigned int, cuda::thread_scope_device>(zeroed_launch).store(launch, cuda::memory_order_release);
+  perturb::Publisher publish;
+  publish.store(out, T(0));
+  publish.store_flag(&zeroed_launch, launch, flag_order(finish));
 }
 
 // Every block but 0 waits until block 0 has zeroed this launch's output.
@@ -77,41 +97,46 @@ __device__ void wait_for_zeroed_output(unsigned int launch) {
   cuda::atomic_ref<unsigned int, cuda::thread_scope_device> zeroed(zeroed_launch);
   if (zeroed.load(cuda::memory_order_acquire) == launch) return;
   const unsigned long long start = globaltimer_ns();
-  while (zeroed.load(cuda::memory_order_acquire) != launch)
+  for (unsigned visit = 1; zeroed.load(cuda::memory_order_acquire) != launch; ++visit) {
+    KL_PERTURB_POINT_AT("waiting for the zeroed output", visit);
     if (globaltimer_ns() - start > wait_limit_ns) __trap();
+  }
 }
 
 // The block's total onto the zeroed output: one atomicAdd from thread 0.
-template <class T>
+template <class T, Finish finish>
 __device__ __forceinline__ void add_block_total(T thread_total, T* out, unsigned int launch) {
   const T total = block_sum(thread_total);
   if (threadIdx.x != 0) return;
-  if (blockIdx.x != 0) wait_for_zeroed_output(launch);
+  if (waits_for_zero(finish) && blockIdx.x != 0) wait_for_zeroed_output(launch);
+  KL_PERTURB_POINT("a block adds its total");
   atomicAdd(out, total);
 }
 
 // Small n: rung 09's loads (in + head 16-byte aligned, head <= n), this rung's finish. A grid of
 // one block stores its total instead: the zero's release fence would hold thread 0's warp before
 // its loads for nothing (at 2^12 the sum read 89% of CUB with it, the issue's bar being 90%).
-template <class T>
+template <class T, Finish finish>
 __global__ void direct_sum(const T* in, T* out, long long n, int head, unsigned int launch) {
+  KL_PERTURB_ENTRY();
   if (gridDim.x == 1) {
     const T total = block_sum(thread_sum(in, n, head));
     if (threadIdx.x == 0) *out = total;
     return;
   }
-  zero_output_in_block_0(out, launch);
-  add_block_total(thread_sum(in, n, head), out, launch);
+  zero_output_in_block_0<T, finish>(out, launch);
+  add_block_total<T, finish>(thread_sum(in, n, head), out, launch);
 }
 
 // Large n: the chunks through the ring, the rest read directly. in + head is 16-byte aligned,
 // head <= n; the whole chunks outnumber the blocks. blockDim.x is a power of two in 32..1024.
-template <class T>
+template <class T, Finish finish>
 __global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long long n, int head, unsigned int launch) {
   using V = typename Vec4<T>::type;
   extern __shared__ __align__(128) unsigned char ring[];
   __shared__ __align__(8) unsigned long long stage_full[ring_stages];
-  zero_output_in_block_0(out, launch);
+  KL_PERTURB_ENTRY();
+  zero_output_in_block_0<T, finish>(out, launch);
   const T* body = in + head;
   const long long chunks = (n - head) / plan::bulk_chunk_elements;
   auto bar = [&](int s) { return shared_address(&stage_full[s]); };
@@ -139,28 +164,31 @@ __global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long 
   for (long long c = blockIdx.x; c < chunks; c += gridDim.x, ++k) {
     const int s = k % ring_stages;
     mbarrier::wait(bar(s), (k / ring_stages) & 1, wait_limit_ns);  // a wrong byte count would wait forever
+    KL_PERTURB_POINT_AT("a ring stage is full", k);
     const V* stage = reinterpret_cast<const V*>(ring + s * chunk_bytes);
 #pragma unroll 4
     for (int j = threadIdx.x; j < chunk_bytes / 16; j += blockDim.x) add_vector(sum, stage[j]);
     __syncthreads();  // every thread is done with stage s before the copy engine refills it
     const long long next = c + static_cast<long long>(ring_stages) * gridDim.x;
     if (threadIdx.x == 0 && next < chunks) {
+      KL_PERTURB_POINT_AT("a ring stage is refilled", k);
       asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the reads above before the async write
       fetch(s, next);
     }
   }
 
   __syncthreads();  // block_sum's shared memory after the last barrier above
-  add_block_total(sum, out, launch);
+  add_block_total<T, finish>(sum, out, launch);
 }
 
 // Blocks of `block` threads the GPU holds at once of the ring kernel (with its shared memory,
-// whose limit is raised first) or of the direct one.
+// whose limit is raised first) or of the direct one. The planted twins differ from the rung in
+// their finish alone, so they hold as many.
 template <class T>
 int co_resident_blocks(bool ring, int block) {
-  if (!ring) return co_resident_capacity(reinterpret_cast<const void*>(&direct_sum<T>), block);
-  KL_CUDA_CHECK(cudaFuncSetAttribute(bulk_ring_sum<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, ring_bytes));
-  return co_resident_capacity(reinterpret_cast<const void*>(&bulk_ring_sum<T>), block, ring_bytes);
+  if (!ring) return co_resident_capacity(reinterpret_cast<const void*>(&direct_sum<T, rung_finish>), block);
+  KL_CUDA_CHECK(cudaFuncSetAttribute(bulk_ring_sum<T, rung_finish>, cudaFuncAttributeMaxDynamicSharedMemorySize, ring_bytes));
+  return co_resident_capacity(reinterpret_cast<const void*>(&bulk_ring_sum<T, rung_finish>), block, ring_bytes);
 }
 
 // The same, cached per kernel, dtype and block: the occupancy calculator costs microseconds, a
@@ -186,7 +214,7 @@ plan::Summation bulk_copy_ring_plan(const Shape& shape) {
 
 std::string bulk_copy_ring_unavailable() {
   static const std::string reason = []() -> std::string {
-    const KernelImage image = kernel_image(reinterpret_cast<const void*>(&bulk_ring_sum<float>));
+    const KernelImage image = kernel_image(reinterpret_cast<const void*>(&bulk_ring_sum<float, rung_finish>));
     if (!image.has_gpu) return "needs a CUDA GPU of compute capability 9.0 or newer (none usable here)";
     if (image.cc_major >= 9 && image.loaded && image.binary_version >= 90) return "";
     return "does not apply: cp.async.bulk needs code built for and run on compute capability 9.0 or newer; this GPU "
@@ -198,20 +226,49 @@ std::string bulk_copy_ring_unavailable() {
   return reason;
 }
 
-void launch_bulk_copy_ring(const Args& args, cudaStream_t stream) {
+namespace {
+
+// The ring kernel's shared-memory limit, raised once per kernel before its first launch (the
+// rung's is raised already when its capacity is first asked, co_resident_blocks).
+template <class T, Finish finish>
+void allow_ring_shared_memory() {
+  static const bool raised = [] {
+    KL_CUDA_CHECK(cudaFuncSetAttribute(bulk_ring_sum<T, finish>, cudaFuncAttributeMaxDynamicSharedMemorySize, ring_bytes));
+    return true;
+  }();
+  (void)raised;
+}
+
+template <Finish finish>
+void launch_with_finish(const Args& args, cudaStream_t stream) {
+  // One count for the rung and its twins, which share the flag: never the previous launch's
+  // number, which the flag holds.
   static std::atomic<unsigned int> launches{0};
-  const unsigned int launch = ++launches;  // never the previous launch's number, which the flag holds
+  const unsigned int launch = ++launches;
   const plan::Summation grid = bulk_copy_ring_plan(args.shape);
   const bool ring = plan::bulk_ring_streams(args.shape.n, resident_blocks(true, args.shape.dtype, args.shape.block));
   const auto blocks = static_cast<unsigned>(grid.blocks);
   const auto n = static_cast<long long>(args.shape.n);
   with_dtype(args, [&](auto in, auto out) {
+    using T = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
     const auto head = static_cast<int>(head_to_16_bytes(in, args.shape.n));
-    if (ring)
-      bulk_ring_sum<<<blocks, args.shape.block, ring_bytes, stream>>>(in, out, n, head, launch);
-    else
-      direct_sum<<<blocks, args.shape.block, 0, stream>>>(in, out, n, head, launch);
+    if (ring) {
+      allow_ring_shared_memory<T, finish>();
+      bulk_ring_sum<T, finish><<<blocks, args.shape.block, ring_bytes, stream>>>(in, out, n, head, launch);
+    } else {
+      direct_sum<T, finish><<<blocks, args.shape.block, 0, stream>>>(in, out, n, head, launch);
+    }
   });
+}
+
+}  // namespace
+
+void launch_bulk_copy_ring(const Args& args, cudaStream_t stream) { launch_with_finish<Finish::rung>(args, stream); }
+void launch_add_before_zero(const Args& args, cudaStream_t stream) {
+  launch_with_finish<Finish::add_before_zero>(args, stream);
+}
+void launch_relaxed_zero_flag(const Args& args, cudaStream_t stream) {
+  launch_with_finish<Finish::relaxed_zero_flag>(args, stream);
 }
 
 }  // namespace kl::reduction

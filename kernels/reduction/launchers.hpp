@@ -45,6 +45,10 @@ void launch_grid_stride(const Args& args, cudaStream_t stream);
 void launch_warp_shuffle(const Args& args, cudaStream_t stream);
 void launch_vectorized_single_launch(const Args& args, cudaStream_t stream);
 void launch_bulk_copy_ring(const Args& args, cudaStream_t stream);
+// Planted twins of rungs 09 and 10, each one ordering step short (see their files).
+void launch_relaxed_ticket(const Args& args, cudaStream_t stream);
+void launch_add_before_zero(const Args& args, cudaStream_t stream);
+void launch_relaxed_zero_flag(const Args& args, cudaStream_t stream);
 
 // Rung 10's plan for a shape on this process's GPU (its grid depends on what the GPU holds at
 // once), which its launch and its error bound both follow; "" when this GPU runs rung 10, else

@@ -56,6 +56,13 @@ ExpectedFinding race(const char* repro) {
           {"--n", "4096", "--block", "256"}, "reduction.last_warp_syncwarp"};
 }
 
+// A cross-block ordering bug: only the perturbation build makes its sum wrong. Int sums, so a
+// wiped or stale block total cannot hide in rounding; 2^20 elements: a few hundred blocks.
+ExpectedFinding perturbed(const char* repro, const char* fixed_by) {
+  return {Checker::perturbation, "", repro, {"--n", "1048576", "--block", "256", "--dtype", "int", "--reps", "1"},
+          fixed_by};
+}
+
 const std::vector<Variant> variant_table = {
     {{{"reduction", "cub_sum", "-", "cub::DeviceReduce::Sum",
        "Variant 0: CUB's tuned reduction; every rung's bandwidth is read as a share of it.",
@@ -116,6 +123,25 @@ const std::vector<Variant> variant_table = {
        "memset, no ticket; the float order varies. Does not apply below compute capability 9.0.",
        Role::teaching, {}},
       bulk_ring_rule, launch_bulk_copy_ring}, bulk_ring_depth},
+    {{{"reduction", "relaxed_ticket", seed004, "vectorized_sum (beyond the seed)",
+       "PLANTED: rung 09 with its last-block ticket taken relaxed and no fence: nothing orders a "
+       "block's partial before its ticket, so the last block can add a stale partial. Every test and "
+       "all four sanitizers pass it on the H100; the perturbation build holds the partial past the "
+       "ticket, as the memory model allows, and the sum is wrong.",
+       Role::planted, {perturbed("perturb-relaxed-ticket", "reduction.vectorized_single_launch")}},
+      tree_block, launch_relaxed_ticket}, vectorized_depth},
+    {{{"reduction", "add_before_zero", seed004, "bulk_ring_sum (beyond the seed)",
+       "PLANTED: rung 10 whose blocks add without waiting for block 0's flag. Block 0 zeroes the "
+       "output while the others still read, so every test and all four sanitizers pass it on the "
+       "H100; when the perturbation build starts block 0 late, the zero wipes sums already added.",
+       Role::planted, {perturbed("perturb-add-before-zero", "reduction.bulk_copy_ring")}},
+      bulk_ring_rule, launch_add_before_zero}, bulk_ring_depth},
+    {{{"reduction", "relaxed_zero_flag", seed004, "bulk_ring_sum (beyond the seed)",
+       "PLANTED: rung 10 with the ready flag stored relaxed: nothing orders the zero it announces "
+       "before it, so a block can see the flag, add, and lose its sum to the late zero. Every test "
+       "and all four sanitizers pass it on the H100; the perturbation build lands the zero late.",
+       Role::planted, {perturbed("perturb-relaxed-zero-flag", "reduction.bulk_copy_ring")}},
+      bulk_ring_rule, launch_relaxed_zero_flag}, bulk_ring_depth},
 };
 
 }  // namespace

@@ -2,9 +2,11 @@
 // Volta (sm_70) independent thread scheduling lets the lock holder run while its warp-mates
 // spin, so it completes; before Volta the spinning threads starved the holder forever.
 // Seed: 004_f92a7ab1d28b5b9a.txt, kernel `deadlockExample`. Added: the watchdog check in the
-// spin loop, and a counter in the critical section so the test can see the lock excluded.
+// spin loop, a counter in the critical section so the test can see the lock excluded, and the
+// perturbation points (kl/perturb.cuh) where the lock is taken and given back.
 #include "launchers.hpp"
 
+#include "kl/perturb.cuh"
 #include "kl/watchdog.cuh"
 
 namespace kl::sync {
@@ -22,9 +24,11 @@ __global__ void deadlockExample(int* protected_count_out, WatchdogView watchdog)
             // critical section. The fences order the count with the semaphore: without them
             // the next holder could read a stale count.
             __threadfence_block();
+            KL_PERTURB_POINT("the lock is taken");
             volatile int& count = protected_count;
             count = count + 1;
             __threadfence_block();
+            KL_PERTURB_POINT("the lock is given back");
             semaphore=0;
             break;
         }

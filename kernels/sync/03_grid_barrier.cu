@@ -5,16 +5,20 @@
 // Seed: 004_f92a7ab1d28b5b9a.txt (`deadlockExample` and the `atomicAdd` counter), lifted to the grid.
 #include "launchers.hpp"
 
+#include "kl/perturb.cuh"
 #include "kl/watchdog.cuh"
 
 namespace kl::sync {
 namespace {
 
 __global__ void grid_barrier(int* seen, unsigned* arrived, WatchdogView watchdog) {
+  KL_PERTURB_ENTRY();
   if (threadIdx.x == 0) {
+    KL_PERTURB_POINT("a block arrives at the barrier");
     atomicAdd(arrived, 1u);
     const volatile unsigned* count = arrived;
-    while (*count < gridDim.x) {
+    for (unsigned look = 0; *count < gridDim.x; ++look) {
+      KL_PERTURB_POINT_AT("a block waits at the barrier", look);
       if (kl::watchdog_expired(watchdog)) break;
     }
     // gridDim.x after a complete barrier; fewer for a block that gave up.

@@ -5,6 +5,7 @@
 #include "launchers.hpp"
 
 #include "kl/device_facts.hpp"
+#include "kl/perturb.cuh"
 #include "kl/watchdog.cuh"
 
 #include <cooperative_groups.h>
@@ -17,13 +18,16 @@ namespace kl::sync {
 namespace {
 
 __global__ void grid_barrier_cooperative(int* seen, unsigned* arrived, WatchdogView watchdog) {
+  KL_PERTURB_ENTRY();
   cg::grid_group grid = cg::this_grid();
   if (threadIdx.x == 0) {
     kl::watchdog_expired(watchdog);  // the first block here starts the clock
+    KL_PERTURB_POINT("a block arrives at the barrier");
     atomicAdd(arrived, 1u);
   }
   grid.sync();
   if (threadIdx.x == 0) {
+    KL_PERTURB_POINT("a block reads the count past the barrier");
     seen[blockIdx.x] = static_cast<int>(*static_cast<const volatile unsigned*>(arrived));
     // grid.sync() has no loop to give up in; this flags a barrier that took over the budget.
     kl::watchdog_expired(watchdog);

@@ -12,8 +12,8 @@ SyncCase run_case(const Variant& v, const Shape& shape, double budget_ms) {
     throw std::invalid_argument(v.info.id() + ": " + rule);
   GuardedBuffer<int> out(static_cast<std::size_t>(shape.blocks));
   out.poison();
-  // Grid barriers count arrivals in arrived[0]; block kernels count each block's threads.
-  DeviceBuffer<unsigned> arrived(static_cast<std::size_t>(shape.blocks));
+  // Grid barriers count arrivals (and keep their slots) there; block kernels count each block's threads.
+  DeviceBuffer<unsigned> arrived(scratch_words(shape));
   KL_CUDA_CHECK(cudaMemset(arrived.data(), 0, arrived.bytes()));
   Watchdog watchdog(budget_ms);
 

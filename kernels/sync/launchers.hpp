@@ -11,6 +11,8 @@ void launch_grid_barrier(const Args& args, cudaStream_t stream);
 void launch_grid_barrier_cooperative(const Args& args, cudaStream_t stream);
 void launch_divergent_barrier(const Args& args, cudaStream_t stream);
 void launch_uniform_barrier(const Args& args, cudaStream_t stream);
+void launch_grid_barrier_rotating(const Args& args, cudaStream_t stream);
+void launch_grid_barrier_early_reset(const Args& args, cudaStream_t stream);
 
 const void* spinlock_seed_kernel();
 const void* intra_block_deadlock_kernel();
@@ -18,4 +20,6 @@ const void* grid_barrier_kernel();
 const void* grid_barrier_cooperative_kernel();
 const void* divergent_barrier_kernel();
 const void* uniform_barrier_kernel();
+const void* grid_barrier_rotating_kernel();
+const void* grid_barrier_early_reset_kernel();
 }  // namespace kl::sync

@@ -81,6 +81,25 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         any_launch, launch_uniform_barrier},
        Kind::block_barrier, Expect::completes, uniform_barrier_kernel},
+      {{{"sync", "grid_barrier_rotating", seed004, "deadlockExample (a reusable grid barrier, beyond the seed)",
+         "A grid barrier used every round of an iterative kernel: a counter may only be reset once no "
+         "block can still be watching it, so rounds rotate through three counters and block 0 resets "
+         "the one last used two rounds ago. Cooperative launch (every block resident); each round every "
+         "block publishes a slot and counts the slots it sees past the barrier.",
+         Role::teaching, {}},
+        any_launch, launch_grid_barrier_rotating},
+       Kind::grid_barrier, Expect::completes, grid_barrier_rotating_kernel},
+      {{{"sync", "grid_barrier_early_reset", seed004, "deadlockExample (a reusable grid barrier, beyond the seed)",
+         "PLANTED: the reusable barrier with two counters, so block 0 resets the one the previous round "
+         "used while a late block may still spin on it; that block never sees its round complete and "
+         "the grid deadlocks. Block 0's round of work outlasts every spinner's last look on the H100, "
+         "so every test and all four sanitizers pass it; the perturbation build delays a spinner "
+         "between looks and the watchdog reports the deadlock.",
+         Role::planted,
+         {{Checker::perturbation, "", "perturb-grid-barrier-early-reset", {"--blocks", "128", "--block", "256"},
+           "sync.grid_barrier_rotating"}}},
+        any_launch, launch_grid_barrier_early_reset},
+       Kind::grid_barrier, Expect::completes, grid_barrier_early_reset_kernel},
   };
   return variants;
 }

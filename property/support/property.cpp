@@ -28,10 +28,11 @@ rc::detail::Configuration apply(const char* variable, const std::string& text, c
   }
 }
 
-// The lab variables that change what the generators draw. A replay that lacks one draws other
-// shapes from the same reproduce string (a case shrunk to n = 1021 under KL_SANITIZER_SMALL
-// replays as n = 4097 without it), so the binary line sets each one the run had.
-constexpr std::array<const char*, 2> shape_variables = {"KL_SANITIZER_SMALL", "KL_PROPERTY_TIER"};
+// The lab variables that change what a case does: what the generators draw (a case shrunk to
+// n = 1021 under KL_SANITIZER_SMALL replays as n = 4097 without it) and, in a perturbation
+// build, the delays (kl/perturb.hpp). The binary line sets each one the run had.
+constexpr std::array<const char*, 4> shape_variables = {"KL_SANITIZER_SMALL", "KL_PROPERTY_TIER", "KL_PERTURB_SEED",
+                                                        "KL_PERTURB_MAX_DELAY_US"};
 
 std::string shape_environment() {
   std::string words;

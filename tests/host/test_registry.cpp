@@ -70,8 +70,33 @@ TEST(Registry, SanitizerFindingsAreRunnableAndHaveACleanFix) {
   }
 }
 
-// CMake's kl_add_planted_finding() calls (the kl.expect.* tests and repro-* targets) must list
-// exactly the registry's sanitizer findings, with the same tools.
+// A planted cross-block bug names its repro, a clean fix in its own family, and arguments that make
+// a valid `kernel-lab run` line; the fix's run is the same command.
+TEST(Registry, PerturbationFindingsAreRunnableAndHaveACleanFix) {
+  const auto& specs = kl::cli::command_specs();
+  int found = 0;
+  for (const kl::PlantedFinding& p : kl::planted_findings()) {
+    const kl::ExpectedFinding& f = *p.finding;
+    if (f.checker != kl::Checker::perturbation) continue;
+    SCOPED_TRACE(p.variant->id());
+    ++found;
+    EXPECT_TRUE(p.variant->planted());
+    EXPECT_EQ(f.repro.rfind("perturb-", 0), 0u) << f.repro;
+    EXPECT_TRUE(f.report_pattern.empty()) << "a perturbation finding is a failed check, not a tool's report";
+    const kl::VariantInfo& fix = kl::find_info(f.fixed_by);
+    EXPECT_FALSE(fix.has_findings());
+    EXPECT_EQ(fix.family, p.variant->family);
+    for (const std::string& target : {p.variant->id(), fix.id()}) {
+      std::vector<std::string> argv = {"run", target};
+      argv.insert(argv.end(), f.run_args.begin(), f.run_args.end());
+      EXPECT_NO_THROW(kl::cli::parse(argv, specs));
+    }
+  }
+  EXPECT_GE(found, 4) << "the four planted cross-block bugs of the perturb tier";
+}
+
+// CMake's kl_add_planted_finding() and kl_add_perturbation_finding() calls (the kl.expect.* tests)
+// must list exactly the registry's sanitizer and perturbation findings, with the same checkers.
 TEST(Registry, CMakePlantedFindingsMatchTheRegistry) {
   const char* path = std::getenv("KL_PLANTED_FINDINGS_FILE");
   ASSERT_NE(path, nullptr) << "KL_PLANTED_FINDINGS_FILE is not set (run through ctest)";
@@ -82,7 +107,7 @@ TEST(Registry, CMakePlantedFindingsMatchTheRegistry) {
     if (!line.empty()) from_cmake.insert(line);
   std::set<std::string> from_registry;
   for (const kl::PlantedFinding& p : kl::planted_findings())
-    if (kl::is_sanitizer_tool(p.finding->checker))
+    if (kl::is_sanitizer_tool(p.finding->checker) || p.finding->checker == kl::Checker::perturbation)
       from_registry.insert(p.finding->repro + ":" + std::string(kl::to_string(p.finding->checker)));
   EXPECT_EQ(from_cmake, from_registry);
 }

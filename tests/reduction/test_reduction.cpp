@@ -219,3 +219,27 @@ TEST(BulkCopyRing, AppliesOnComputeCapability9) {
   else
     EXPECT_NE(why.find("does not apply"), std::string::npos) << why;
 }
+
+// The planted cross-block twins of rungs 09 and 10 (a relaxed ticket, adds that do not wait for
+// the zero, a relaxed ready flag) pass what the clean rungs pass: the same sizes, blocks, dtypes
+// and data, several launches each with the output poisoned first, here and under all four
+// sanitizers (kl.reduction.unit.<tool>). Their ordering bugs show only in the perturbation build
+// (kl.expect.perturb-*); a twin that does not apply on this GPU is skipped by asking it.
+TEST(PlantedCrossBlockOrder, TwinsPassEveryCleanRungCheckWithoutPerturbation) {
+  const std::int64_t largest = kl::sanitizer_small_mode() ? 1000003 : 5000011;
+  for (const char* name : {"relaxed_ticket", "add_before_zero", "relaxed_zero_flag"}) {
+    const Variant& v = variant(name);
+    if (const std::string rule = v.unsupported({1, 32, Dtype::i32}); !rule.empty()) {
+      EXPECT_NE(rule.find("does not apply"), std::string::npos) << name << ": " << rule;
+      continue;
+    }
+    for (std::int64_t n : {std::int64_t{1}, std::int64_t{33}, std::int64_t{65537}, largest})
+      for (int block : {32, 1024})
+        for (Dtype d : {Dtype::i32, Dtype::f32})
+          for (int launch = 0; launch < 3; ++launch) {
+            const CaseResult r = run(v, {n, block, d}, 3 + static_cast<std::uint64_t>(launch));
+            EXPECT_TRUE(r.ok()) << v.info.id() << " n=" << n << " block=" << block << " " << to_string(d)
+                                << " launch " << launch << ": " << r.describe();
+          }
+  }
+}

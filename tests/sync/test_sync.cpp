@@ -115,6 +115,49 @@ TEST(SyncGridBarrierCooperativeRefusal, AboveCapacityTheLaunchIsRefusedClearly) 
   EXPECT_TRUE(c.result.ok()) << "the refusal left the context broken: " << c.result.describe();
 }
 
+// The reusable barrier launches cooperatively too: above capacity it is refused, not hung.
+TEST(SyncGridBarrierCooperativeRefusal, TheRotatingBarrierAboveCapacityIsRefusedClearly) {
+  const int capacity = co_resident_capacity(variant("grid_barrier_rotating"), 1024);
+  try {
+    run("grid_barrier_rotating", {capacity + 1, 1024});
+    FAIL() << capacity + 1 << " blocks were launched cooperatively";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("sync.grid_barrier_rotating: cooperative launch of " +
+                                         std::to_string(capacity + 1) + " blocks exceeds the co-resident capacity"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// The reusable barrier, eight rounds: every block sees every block's slot of every round, for one
+// block, a few, and every block the GPU holds, at the smallest, a middle and the largest block.
+TEST(SyncGridBarrierRotating, EveryRoundSeesEverySlotUpToCapacity) {
+  const Variant& v = variant("grid_barrier_rotating");
+  for (const int block : {32, 256, 1024}) {
+    const int capacity = co_resident_capacity(v, block);
+    for (const int blocks : {1, 2, 3, kl::sanitizer_small_mode() ? 4 : capacity}) {
+      const SyncCase c = run("grid_barrier_rotating", {blocks, block});
+      EXPECT_FALSE(c.tripped) << blocks << " blocks of " << block;
+      EXPECT_TRUE(c.result.ok()) << blocks << " blocks of " << block << ": " << c.result.describe();
+    }
+  }
+}
+
+// Its planted twin (two counters: one is reset while a late block may still spin on it) passes the
+// same runs, here and under all four sanitizers (kl.sync.grid_barrier_early_reset.<tool>); only the
+// perturbation build sees the deadlock (kl.expect.perturb-grid-barrier-early-reset).
+TEST(PlantedSyncEarlyReset, PassesTheRotatingBarriersChecksWithoutPerturbation) {
+  const Variant& v = variant("grid_barrier_early_reset");
+  for (const int block : {32, 256, 1024}) {
+    const int capacity = co_resident_capacity(v, block);
+    for (const int blocks : {1, 2, 3, kl::sanitizer_small_mode() ? 4 : capacity}) {
+      const SyncCase c = run("grid_barrier_early_reset", {blocks, block});
+      EXPECT_FALSE(c.tripped) << blocks << " blocks of " << block;
+      EXPECT_TRUE(c.result.ok()) << blocks << " blocks of " << block << ": " << c.result.describe();
+    }
+  }
+}
+
 // Completes without a tool (synccheck's verdict is kl.expect.sync-divergent-barrier).
 TEST(PlantedSyncDivergentBarrier, CompletesWithoutATool) {
   for (const int block : {32, 256}) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "kl/check.hpp"
+#include "kl/perturb.hpp"
 
 #include <functional>
 #include <span>
@@ -27,6 +28,8 @@ enum class Checker {
   canary,     // the poisoned-output / canary check, no tool
   oracle,     // comparison against the reference (a property must fail)
   watchdog,   // the device watchdog trips instead of hanging
+  perturbation,  // the perturbation build (kl/perturb.hpp) makes the run fail; without it every
+                 // test and tool passes: an ordering bug between blocks
 };
 std::string_view to_string(Checker checker);
 bool is_sanitizer_tool(Checker checker);
@@ -81,10 +84,12 @@ struct Variant {
 
   bool supports(const Shape& shape) const { return unsupported(shape).empty(); }
 
-  // Validates the shape and launch configuration, launches, checks the launch status.
+  // Validates the shape and launch configuration, launches, checks the launch status. In a
+  // perturbation build each launch first hands the marked kernels its number (new delays).
   void launch(const Args& args, cudaStream_t stream = nullptr) const {
     if (const std::string rule = unsupported(args.shape); !rule.empty())
       throw std::invalid_argument(info.id() + ": " + rule);
+    perturb::before_launch(stream);
     raw_launch(args, stream);
     KL_CUDA_CHECK(cudaGetLastError());
   }

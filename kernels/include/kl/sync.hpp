@@ -6,6 +6,7 @@
 #include "kl/registry.hpp"
 #include "kl/watchdog.hpp"
 
+#include <cstddef>
 #include <span>
 #include <string>
 
@@ -16,12 +17,24 @@ struct Shape {
   int block = 256;  // threads per block
 };
 
+// The reusable grid barriers (07): rounds per launch, and the words of scratch before the slots.
+inline constexpr int barrier_rounds = 8;
+inline constexpr int barrier_counter_words = 4;
+
 struct Args {
   int* out = nullptr;             // one int per block: what the block saw (see Kind)
-  unsigned* arrived = nullptr;    // grid barriers: the arrival counter, zero before launch
+  // Zero before launch, scratch_words(shape) words: the grid barrier's arrival counter (03, 04),
+  // the reusable barriers' counters and per-round slots (07), each block's thread count (block
+  // kernels).
+  unsigned* arrived = nullptr;
   WatchdogView watchdog{};
   Shape shape;
 };
+
+// The words Args::arrived holds: enough for every kernel of the family.
+inline std::size_t scratch_words(const Shape& shape) {
+  return static_cast<std::size_t>(barrier_counter_words) + 2 * static_cast<std::size_t>(shape.blocks > 0 ? shape.blocks : 0);
+}
 
 // What each block writes to out[blockIdx.x] when the kernel does its job.
 enum class Kind {
