@@ -236,6 +236,11 @@ summary() {
     [ -n "${RC_PARAMS:-}" ] && echo "- RC_PARAMS from the caller, over every default: \`$RC_PARAMS\`"
     [ -n "${ctest_jobs:-}" ] && echo "- ctest: -j $ctest_jobs over ${gpu_count:-?} GPU(s), ${slots:-?} test(s) per GPU"
     [ -n "${report_note:-}" ] && echo "- $report_note"
+    if [ "${#step_times[@]}" -gt 0 ]; then
+      local joined
+      joined=$(printf '%s, ' "${step_times[@]}")
+      echo "- step times: ${joined%, }"
+    fi
     echo
     if [ -n "${stage_failed:-}" ]; then
       echo "**$stage_failed failed**: see ${stage_failed}.log in the artifacts."
@@ -300,8 +305,15 @@ build=$root/build/gpu
 art=$build/ci-artifacts
 shard=''
 
+# Each step's wall time ("configure 3 s"), printed as it ends and in the summary.
+step_times=()
+record_step_time() {
+  step_times+=("$1 $2 s")
+  say "$1 took $2 s"
+}
+
 run_logged() {
-  local name=$1
+  local name=$1 start=$SECONDS
   shift
   say "$name: $*"
   if ! "$@" 2>&1 | tee "$art/$name.log"; then
@@ -309,6 +321,7 @@ run_logged() {
     say "GPU tier FAILED: $name (log: $art/$name.log)"
     exit 1
   fi
+  record_step_time "$name" $((SECONDS - start))
 }
 
 perf_test_count() {
@@ -415,8 +428,10 @@ full_run() {
     fi
   fi
   say "ctest --preset gpu --resource-spec-file $spec -j $ctest_jobs ${selection[*]}"
+  local ctest_start=$SECONDS
   ctest --preset gpu --resource-spec-file "$spec" -j "$ctest_jobs" ${selection[@]+"${selection[@]}"} 2>&1 |
     tee "$build/ci-ctest.log" || status=1
+  record_step_time ctest $((SECONDS - ctest_start))
   # The perf rounds below start new ctest runs, which rewrite LastTest.log: keep the main one.
   cp "$build/Testing/Temporary/LastTest.log" "$build/ci-LastTest.log" 2>/dev/null || true
   if [ -z "$shard" ] && [ -s "$build/junit-gpu.xml" ]; then cp "$build/junit-gpu.xml" "$build/ci-shard-times.xml"; fi

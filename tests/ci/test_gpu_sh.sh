@@ -196,6 +196,8 @@ check "full run: perf table in the summary" contains "$psum" '^### demo \(run 1\
 check "full run: configure and build logs kept" test -s "$part/configure.log" -a -f "$part/build.log"
 check "full run: environment recorded" contains "$(cat "$part/environment.txt")" "fake nvidia-smi"
 check "full run: the summary went to GITHUB_STEP_SUMMARY" equals "$(cat "$step")" "$psum"
+check "full run: each step's wall time in the summary" contains "$psum" '^- step times: configure [0-9]+ s, build [0-9]+ s, ctest [0-9]+ s$'
+check "...and as each step ends" contains "$out" 'ci/gpu\.sh: ctest took [0-9]+ s'
 check "full run: the perf JSON drawn as report.html" contains "$(cat "$part/report.html" 2>/dev/null)" "perf/round-1/demo\.json"
 check "...its charts beside it" test -s "$part/charts/roofline.svg"
 # shellcheck disable=SC2016  # the backquotes are Markdown
