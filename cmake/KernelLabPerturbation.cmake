@@ -39,11 +39,13 @@ function(kl_perturbation_units)
   set_property(GLOBAL APPEND PROPERTY KL_PERTURBED_UNITS ${target})
 endfunction()
 
-# kl_add_perturbed_executable(<name> SOURCES <file>... LIBRARIES <lib>...)
+# kl_add_perturbed_executable(<name> [SOURCES <file>...] [TWIN_OF <target>] LIBRARIES <lib>...)
 # An executable whose marked kernels are the perturbed ones: their objects come first on the link
 # line, so the linker never takes the normal objects of the same units out of the kernel library.
+# TWIN_OF reuses another executable's compiled objects (a test binary's: host code, the same in
+# both), so a perturbed test binary costs a link, not a second compile.
 function(kl_add_perturbed_executable name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "" "TWIN_OF" "SOURCES;LIBRARIES" ${ARGN})
   get_property(units GLOBAL PROPERTY KL_PERTURBED_UNITS)
   if(NOT units)
     message(FATAL_ERROR "kl_add_perturbed_executable(${name}): no kl_perturbation_units declared (KL_PERTURBATION is ${KL_PERTURBATION})")
@@ -52,7 +54,11 @@ function(kl_add_perturbed_executable name)
   foreach(unit IN LISTS units)
     list(APPEND objects $<TARGET_OBJECTS:${unit}>)
   endforeach()
+  if(ARG_TWIN_OF)
+    list(APPEND objects $<TARGET_OBJECTS:${ARG_TWIN_OF}>)
+  endif()
   add_executable(${name} ${objects} ${ARG_SOURCES})
+  set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
   target_link_libraries(${name} PRIVATE ${ARG_LIBRARIES})
 endfunction()
 
