@@ -2,6 +2,10 @@
 #include "cli.hpp"
 #include "family.hpp"
 
+#include "kl/perturb.hpp"
+
+#include <ostream>
+
 #include <set>
 
 namespace kl::cli {
@@ -15,6 +19,8 @@ int cmd_run(const ParsedArgs& args, std::ostream& out) {
   std::set<std::string> flags;
   for (const FlagSpec& f : family.run_flags) flags.insert(f.name);
   args.require_only(flags, "'run " + info.id() + "'");
+  // A perturbation build says which delays this run draws, so a failure can be replayed.
+  if (const std::string hint = perturb::replay_hint(); !hint.empty()) out << "kernel-lab " << hint << "\n";
   return family.run(info, args, out);
 }
 
