@@ -83,11 +83,25 @@ std::string shell_word(const std::string& text) {
   return quoted + "'";
 }
 
+std::string current_test_id() {
+  const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
+  return std::string(info->test_suite_name()) + "/" + info->name();
+}
+
+std::string current_test_filter() {
+  const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
+  return std::string(info->test_suite_name()) + "." + info->name();
+}
+
 std::string replay_lines(const std::string& id, const rc::detail::Reproduce& reproduce) {
+  const std::string filter = id.substr(0, id.find('/')) + "." + id.substr(id.find('/') + 1);
+  return replay_lines(id, filter, reproduce);
+}
+
+std::string replay_lines(const std::string& id, const std::string& filter, const rc::detail::Reproduce& reproduce) {
   rc::detail::Configuration config;
   config.reproduce[id] = reproduce;
   const std::string params = rc_params_assignment(rc::detail::configToMinimalString(config));
-  const std::string filter = id.substr(0, id.find('/')) + "." + id.substr(id.find('/') + 1);
   const std::string binary = std::filesystem::read_symlink("/proc/self/exe").string();
 
   std::string lines = "Replay this shrunk case:\n";

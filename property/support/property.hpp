@@ -38,26 +38,51 @@ inline constexpr int refused_cases_per_case = 1;
 // RapidCheck's parameters for this run: the layers above, merged key by key.
 rc::detail::TestParams tier_params();
 
-// The replay commands for a failure of RapidCheck test `id` (GoogleTest "Suite/Name").
+// The replay commands for a failure of RapidCheck test `id`, run by the GoogleTest filter
+// `gtest_filter` ("Suite.Name"). A test may run several RapidCheck tests under one filter (the
+// rows of a covering array, pairwise.hpp), so the filter is not derived from the id.
+std::string replay_lines(const std::string& id, const std::string& gtest_filter, const rc::detail::Reproduce& reproduce);
+// The same for a test whose id is its GoogleTest "Suite/Name" (KL_PROPERTY's): filter "Suite.Name".
 std::string replay_lines(const std::string& id, const rc::detail::Reproduce& reproduce);
 
 // `text` as one POSIX shell word: bare when it needs no quoting, else single-quoted.
 std::string shell_word(const std::string& text);
 
+// RapidCheck's verdict on `testable` run as RapidCheck test `id` with `params`: "" when it
+// passed, else RapidCheck's message (the shrunk counterexample) and, for a failure, the replay
+// lines for `gtest_filter`. A user's RC_PARAMS="reproduce=..." for `id` replays that case.
 template <class Testable>
-void check(Testable&& testable) {
-  const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
+std::string failure_of(const std::string& id, const std::string& gtest_filter, Testable&& testable,
+                       const rc::detail::TestParams& params) {
   rc::detail::TestMetadata metadata;
-  metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
-  metadata.description = info->name();
-  const rc::detail::TestResult result =
-      rc::detail::checkTestable(std::forward<Testable>(testable), metadata, tier_params());
-  if (result.template is<rc::detail::SuccessResult>()) return;
+  metadata.id = id;
+  metadata.description = id;
+  const rc::detail::TestResult result = rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
+  if (result.template is<rc::detail::SuccessResult>()) return "";
   std::ostringstream message;
   rc::detail::printResultMessage(result, message);
   if (result.template is<rc::detail::FailureResult>())
-    message << "\n" << replay_lines(metadata.id, result.template get<rc::detail::FailureResult>().reproduce);
-  FAIL() << message.str();
+    message << "\n" << replay_lines(id, gtest_filter, result.template get<rc::detail::FailureResult>().reproduce);
+  return message.str();
+}
+
+// Runs `testable` as RapidCheck test `id` with the tier's parameters; fails the current
+// GoogleTest test with the counterexample and the lines that replay it through `gtest_filter`.
+template <class Testable>
+void check_as(const std::string& id, const std::string& gtest_filter, Testable&& testable) {
+  if (const std::string failure = failure_of(id, gtest_filter, std::forward<Testable>(testable), tier_params());
+      !failure.empty())
+    FAIL() << failure;
+}
+
+// The GoogleTest test running now, as "Suite/Name" (its RapidCheck id) and "Suite.Name" (its filter).
+std::string current_test_id();
+std::string current_test_filter();
+
+// check_as under the current GoogleTest test's own id and filter: what KL_PROPERTY runs.
+template <class Testable>
+void check(Testable&& testable) {
+  check_as(current_test_id(), current_test_filter(), std::forward<Testable>(testable));
 }
 
 }  // namespace kl::prop
