@@ -2,8 +2,9 @@
 // stores 4 bytes per thread, one thread per element; here each thread stores 16-byte int4
 // vectors in a grid-stride loop (two in flight), the grid no larger than the GPU holds at once.
 // The elements before the output's first 16-byte boundary and after its last whole vector are
-// stored one by one, so any 4-byte-aligned output works. Read against cudaMemset of the same
-// bytes, the fastest write the driver has.
+// stored one by one, in grid-stride loops like the body's, so any 4-byte-aligned output works
+// with any grid (a grid of one thread still stores a 3-element head and tail). Read against
+// cudaMemset of the same bytes, the fastest write the driver has.
 // Seed: 004_f92a7ab1d28b5b9a.txt, kernel `fill_arr` (the same values: arr[idx] = idx * 2).
 #include "launchers.hpp"
 
@@ -20,7 +21,9 @@ namespace {
 __global__ void fill_vectorized(int* arr, long long n, long long head) {
   const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
   const long long tid = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (tid < head) arr[tid] = static_cast<int>(tid * 2);
+  // Head and tail hold up to 3 elements each, more than a grid of 1 or 2 threads (block 1 or 2
+  // with n <= 8) covers at one element per thread: loop over the grid as the body does.
+  for (long long i = tid; i < head; i += threads) arr[i] = static_cast<int>(i * 2);
   const long long vectors = (n - head) / 4;
   auto* body = reinterpret_cast<int4*>(arr + head);
   // Element head + 4i + j holds 2 * (head + 4i + j).
@@ -34,8 +37,7 @@ __global__ void fill_vectorized(int* arr, long long n, long long head) {
     body[i + threads] = vector_at(i + threads);
   }
   if (i < vectors) body[i] = vector_at(i);
-  const long long tail = head + 4 * vectors + tid;
-  if (tail < n) arr[tail] = static_cast<int>(tail * 2);
+  for (long long j = head + 4 * vectors + tid; j < n; j += threads) arr[j] = static_cast<int>(j * 2);
 }
 
 // Blocks of `block` threads the GPU holds at once, asked once per block size.

@@ -48,6 +48,25 @@ TEST(BasicsVectorizedFill, MatchesFillArrAtEveryOutputOffset) {
     }
 }
 
+// Regression: the head and the tail (up to 3 elements each) were stored one element per thread,
+// and the launch gives block 1 or 2 a grid of 1 or 2 threads up to n = 8, so elements stayed
+// unwritten wherever the head or the tail outnumbered the threads. These failed before: at
+// offset 0 block 1 with n = 2, 3, 7 and block 2 with n = 3, 7; at offset 1 (a 3-element head)
+// block 1 with n = 2..8 and block 2 with n = 3..8; at offset 2 block 1 with n = 2..5 and block 2
+// with n = 5; at offset 3 block 1 with n = 3, 4, 8 and block 2 with n = 4, 8. Block 3 never did.
+// The pairwise property draws these pairs in every run (BasicsPairwise.EveryCleanKernelOnEveryPairOfEdges).
+TEST(BasicsVectorizedFill, SmallestBlocksWithUnalignedHeadAndShortTail) {
+  const Variant& v = variant("fill_vectorized");
+  for (int block = 1; block <= 3; ++block)
+    for (int offset = 0; offset < 4; ++offset)
+      for (int n = 1; n <= 9; ++n) {
+        const Shape shape = one_d(n, block);
+        const CaseResult r = run_case(v, shape, make_inputs(v.kernel, shape, 5), offset);
+        EXPECT_TRUE(r.ok()) << "block=" << block << " offset=" << offset << " n=" << n << ": " << r.describe();
+        EXPECT_EQ(r.guards.unwritten, 0u) << "block=" << block << " offset=" << offset << " n=" << n;
+      }
+}
+
 // Seed: N = 200, M = 300 with the fixed launch: every element a[i] = i.
 TEST(BasicsSeed, MatrGuarded200By300) {
   const CaseResult r = run("matr", matrix(300, 200, {32, 8}));
