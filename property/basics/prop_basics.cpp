@@ -1,5 +1,7 @@
 // Properties of the basics family over random shapes, blocks and data.
+#include "basics_edges.hpp"
 #include "generators.hpp"
+#include "pairwise.hpp"
 #include "property.hpp"
 
 #include "kl/basics.hpp"
@@ -83,6 +85,26 @@ KL_PROPERTY(BasicsProperty, VectorizedFillIsRightAtEveryOutputOffset, ()) {
   const int offset = *rc::gen::inRange(0, 4).as("output offset");
   const CaseResult r = run_case(v, shape, make_inputs(v.kernel, shape, 1), offset);
   if (!r.ok()) RC_FAIL(v.info.id() + " at offset " + std::to_string(offset) + ": " + r.describe());
+}
+
+// Every clean 1-D kernel on every pair of edge classes of its declaration (basics_edges.hpp:
+// block, n, output offset, and the access kernels' blocks of threads), each pair in every run: the
+// checks of EveryCleanKernelMatchesItsOracle (oracle, every element written, canaries) on the
+// shapes a pair needs at once, such as block 1 with n = 3, or a 3-element head with block 2.
+TEST(BasicsPairwise, EveryCleanKernelOnEveryPairOfEdges) {
+  for (const Variant& v : variants()) {
+    if (v.info.role != kl::Role::teaching) continue;
+    const kl::pairwise::Dimensions dims = edges_for(v);
+    if (dims.empty()) continue;  // hello, the counter and the 2-D kernels: no element count
+    kl::pairwise::check_every_pair(v.info.name, dims, [&v](const kl::pairwise::Values& x) {
+      const Shape shape = shape_of(v, x);
+      const auto offset = static_cast<int>(x["output offset"]);
+      if (!v.supports(shape)) RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + v.unsupported(shape));
+      const auto seed = *rc::gen::arbitrary<std::uint64_t>().as("data seed");
+      const CaseResult r = run_case(v, shape, make_inputs(v.kernel, shape, seed), offset);
+      if (!r.ok()) RC_FAIL(v.info.id() + " at output offset " + std::to_string(offset) + ": " + r.describe());
+    });
+  }
 }
 
 // The access kernels' preconditions are exactly "no write past the buffer".

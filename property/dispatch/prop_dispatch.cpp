@@ -1,5 +1,7 @@
 // Properties of the dispatch family: the thread-to-cell map is a bijection onto the grid.
+#include "dispatch_edges.hpp"
 #include "dispatch_generators.hpp"
+#include "pairwise.hpp"
 #include "property.hpp"
 
 #include "kl/dispatch.hpp"
@@ -13,10 +15,6 @@ std::vector<std::string> kernel_names() {
     if (v.info.role != kl::Role::reference) out.push_back(v.info.name);
   return out;
 }
-
-// Whether the variant takes only shapes its blocks tile (no bounds guard): it refuses 3x3
-// cells in 2x2 blocks.
-bool needs_tiling(const Variant& v) { return !v.supports({3, 3, {2, 2}}); }
 
 // Shapes the variant takes: tiled ones for the unguarded seed kernel, any for the guarded one.
 rc::Gen<Shape> shape_for(const Variant& v) {
@@ -37,6 +35,22 @@ KL_PROPERTY(DispatchProperty, EveryThreadWritesItsOwnCellOnce, ()) {
   }
   const CoordsCase c = run_case(v, shape);
   if (!c.result.ok()) RC_FAIL(v.info.id() + ": " + c.result.describe());
+}
+
+// Every kernel on every pair of edge classes of its declaration (dispatch_edges.hpp: block sides,
+// the y side from what x leaves; domain sides, or tiles for the unguarded seed kernel), each pair
+// in every run, with EveryThreadWritesItsOwnCellOnce's check: a 1x1024 block over one row, a
+// 1024x1 block over a 3-cell-wide domain, the most tiles that fit.
+TEST(DispatchPairwise, EveryKernelOnEveryPairOfEdges) {
+  for (const std::string& name : kernel_names()) {
+    const Variant& v = variant(name);
+    kl::pairwise::check_every_pair(name, edges_for(v), [&v](const kl::pairwise::Values& x) {
+      const Shape shape = shape_of(v, x);
+      if (!v.supports(shape)) RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + v.unsupported(shape));
+      const CoordsCase c = run_case(v, shape);
+      if (!c.result.ok()) RC_FAIL(v.info.id() + ": " + c.result.describe());
+    });
+  }
 }
 
 // Shapes the seed's unguarded kernel supports are exactly those its blocks tile, and it refuses

@@ -1,5 +1,7 @@
 // Properties of the elementwise family over random sizes, blocks and data.
+#include "elementwise_edges.hpp"
 #include "generators.hpp"
+#include "pairwise.hpp"
 #include "property.hpp"
 
 #include "kl/elementwise.hpp"
@@ -44,6 +46,24 @@ KL_PROPERTY(ElementwiseProperty, EveryCleanVariantIsRightAtEveryOffset, ()) {
                         *rc::gen::inRange(0, 4).as("out offset")};
   const CaseResult r = run_case(v, shape, make_inputs(v.op, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed")), offsets);
   if (!r.ok()) RC_FAIL(v.info.id() + ": " + r.describe());
+}
+
+// Every clean variant (the CPU references too, as above) on every pair of edge classes of its
+// declaration (elementwise_edges.hpp: block, n, the output's offset, inputs at its offset or one
+// shifted), each pair in every run, with EveryCleanVariantMatchesTheOracle's checks: the
+// vectorised rungs' head and tail with the smallest blocks, a 3-element head with n below it.
+TEST(ElementwisePairwise, EveryCleanVariantOnEveryPairOfEdges) {
+  for (const Variant& v : variants()) {
+    if (v.info.planted()) continue;
+    const kl::pairwise::Dimensions dims = edges_for(v);
+    kl::pairwise::check_every_pair(v.info.name, dims, [&v](const kl::pairwise::Values& x) {
+      const Shape shape = shape_of(v, x);
+      if (!v.supports(shape)) RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + v.unsupported(shape));
+      const auto seed = *rc::gen::arbitrary<std::uint64_t>().as("data seed");
+      const CaseResult r = run_case(v, shape, make_inputs(v.op, shape, seed), offsets_of(x));
+      if (!r.ok()) RC_FAIL(v.info.id() + ": " + r.describe());
+    });
+  }
 }
 
 // A block outside 1..1024 is refused with the variant and the rule named; nothing launches.

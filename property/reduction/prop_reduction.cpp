@@ -10,7 +10,9 @@
 // 400 MB upload a fraction of that; the GPU work (naive_sum's 10^8 atomics included) is well
 // under a second.
 #include "generators.hpp"
+#include "pairwise.hpp"
 #include "property.hpp"
+#include "reduction_edges.hpp"
 
 #include "kl/reduction.hpp"
 
@@ -80,6 +82,29 @@ KL_PROPERTY(ReductionProperty, EveryCleanRungSumsAtEveryStartOffset, ()) {
   const Inputs in = make_inputs(shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
   const CaseResult r = run_case(v, shape, in, oracle(shape.dtype, in), nullptr, offset);
   if (!r.ok()) RC_FAIL(v.info.id() + " at offset " + std::to_string(offset) + ": " + r.describe());
+}
+
+// Every clean rung (CUB too, as above) on every pair of edge classes of its declaration
+// (reduction_edges.hpp: block, n, data, input offset), each pair in every run, with the checks of
+// EveryCleanRungMatchesTheOracle and EveryCleanRungSumsAtEveryStartOffset at once: naive_sum with
+// block 1 past one grid, the vectorised rung's 3-element head with n below it, rounding data at
+// every block. A rung that does not apply on this GPU (its rule says so) is skipped, by asking it.
+TEST(ReductionPairwise, EveryCleanRungOnEveryPairOfEdges) {
+  for (const std::string& name : clean_names()) {
+    const Variant& v = variant(name);
+    if (const std::string why = v.unsupported(smallest_shape(v)); kl::pairwise::does_not_apply(why)) {
+      std::cout << v.info.id() << " skipped: " << why << "\n";
+      continue;
+    }
+    kl::pairwise::check_every_pair(name, edges_for(v), [&v](const kl::pairwise::Values& x) {
+      const Shape shape = shape_of(v, x);
+      if (!v.supports(shape)) RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + v.unsupported(shape));
+      const auto offset = static_cast<int>(x["input offset"]);
+      const Inputs in = make_inputs(shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"), float_data_of(x));
+      const CaseResult r = run_case(v, shape, in, oracle(shape.dtype, in), nullptr, offset);
+      if (!r.ok()) RC_FAIL(v.info.id() + " at offset " + std::to_string(offset) + ": " + r.describe());
+    });
+  }
 }
 
 // The flawed rung as the seed writes it (volatile, no __syncwarp) sums right on the H100 and is

@@ -3,7 +3,9 @@
 // The host oracle costs n evaluations of exp and sin per case (about 4M at most, 5000 under a
 // sanitizer).
 #include "generators.hpp"
+#include "pairwise.hpp"
 #include "property.hpp"
+#include "riemann_edges.hpp"
 
 #include "kl/riemann.hpp"
 
@@ -42,6 +44,21 @@ KL_PROPERTY(RiemannProperty, EveryRungWithinItsBoundsOfTheIntegralAndTheCpuSum, 
   const Shape shape{*kl::gen::count(1).as("n"), *kl::gen::power_of_two_block(32).as("block")};
   const CheckedSum r = run_case(v, shape, oracle(shape.n));
   if (!r.check.ok()) RC_FAIL(describe(v.info.id(), shape, r));
+}
+
+// (a) and (b) for every rung on every pair of edge classes of its declaration (riemann_edges.hpp:
+// power-of-two block, n from 1 interval to past one grid), each pair in every run: one interval
+// in a block of 1024, a grid-stride loop that runs once or many times.
+TEST(RiemannPairwise, EveryRungOnEveryPairOfEdges) {
+  for (const std::string& name : gpu_names()) {
+    const Variant& v = variant(name);
+    kl::pairwise::check_every_pair(name, edges_for(v), [&v](const kl::pairwise::Values& x) {
+      const Shape shape = shape_of(v, x);
+      if (!v.supports(shape)) RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + v.unsupported(shape));
+      const CheckedSum r = run_case(v, shape, oracle(shape.n));
+      if (!r.check.ok()) RC_FAIL(describe(v.info.id(), shape, r));
+    });
+  }
 }
 
 // (c): on one shape all rungs agree pairwise within twice the GPU rounding bound (each is
