@@ -175,7 +175,8 @@ TEST(PairwiseDeclarations, EveryDeclaredPairIsCoveredInEveryTier) {
     const InTier in_tier(tier);
     for (const Declared& decl : declarations()) {
       const std::vector<Row> rows = kl::pairwise::covering_array(decl.dims);
-      EXPECT_TRUE(nothing_missing(decl.dims, kl::pairwise::pairs_missing(decl.dims, rows))) << decl.id << " in " << tier.name;
+      EXPECT_TRUE(nothing_missing(decl.dims, kl::pairwise::pairs_missing(decl.dims, rows)))
+          << decl.id << " in " << tier.name;
       for (const Row& row : rows) {
         ASSERT_EQ(row.size(), decl.dims.size()) << decl.id;
         for (std::size_t d = 0; d < row.size(); ++d)
@@ -310,8 +311,8 @@ TEST(PairwiseCheckers, ADeclarationPastTheRuleIsRefusedByShape) {
 }
 
 TEST(PairwiseCheckers, AnEmptyComputedClassFailsTheDraw) {
-  const Dimensions dims = {{"a", {kl::pairwise::between(1, 4)}},
-                           {"b", {kl::pairwise::computed("below a", [](const Values& x) { return Range{1, x["a"] - 1}; })}}};
+  const auto below_a = [](const Values& x) { return Range{1, x["a"] - 1}; };
+  const Dimensions dims = {{"a", {kl::pairwise::between(1, 4)}}, {"b", {kl::pairwise::computed("below a", below_a)}}};
   // a = 1 leaves "below a" empty: the draw must throw, not draw outside the class.
   bool threw = false;
   for (std::uint64_t seed = 0; seed < 200 && !threw; ++seed) {

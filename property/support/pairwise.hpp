@@ -86,9 +86,10 @@ using Dimensions = std::vector<Dimension>;
 using Row = std::vector<int>;
 
 // A deterministic strength-2 covering array (IPOG: the two largest dimensions in full, then each
-// further dimension added to every row by the class covering the most new pairs, smallest index
-// on a tie, and rows added for the pairs still missing; unset entries filled round-robin). Its row
-// count is the product of the two largest class counts, or a little more.
+// further dimension added to every row by the class covering the most new pairs, the smallest on
+// a tie; rows added for the pairs still missing; free entries given the class whose pairs with
+// the row's others are held by the fewest rows). Its row count is the product of the two largest class counts, or a
+// little more.
 std::vector<Row> covering_array(const Dimensions& dims);
 
 // Class `class_a` of dimension `dim_a` with class `class_b` of dimension `dim_b` (dim_a < dim_b).
