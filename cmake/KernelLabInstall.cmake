@@ -57,7 +57,7 @@ install(FILES
   bench/cli/args.hpp bench/cli/bench_context.hpp bench/cli/bench_selection.hpp bench/cli/cli.hpp
   bench/cli/family.hpp bench/cli/run_support.hpp bench/cli/sanitizer.hpp bench/cli/version.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/cli)
-install(FILES property/support/generators.hpp property/support/property.hpp
+install(FILES property/support/generators.hpp property/support/pairwise.hpp property/support/property.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/property)
 install(FILES bench/cli/main.cpp DESTINATION ${KL_INSTALL_DATADIR})
 install(PROGRAMS ci/ctest-gpu-env.sh tests/support/expect_exit.sh DESTINATION ${KL_INSTALL_DATADIR})
