@@ -42,6 +42,7 @@ install(EXPORT KernelLabTargets NAMESPACE KernelLab:: DESTINATION ${KL_INSTALL_C
 # The harness's headers only: the lab's family headers (kl/elementwise.hpp, ...) stay out.
 install(FILES
   kernels/include/kl/case_result.hpp kernels/include/kl/check.hpp kernels/include/kl/device_buffer.hpp
+  kernels/include/kl/device_compare.hpp
   kernels/include/kl/device_facts.hpp kernels/include/kl/error_bounds.hpp kernels/include/kl/geometry.hpp
   kernels/include/kl/guarded_buffer.hpp kernels/include/kl/perturb.hpp kernels/include/kl/perturb.cuh
   kernels/include/kl/registry.hpp kernels/include/kl/test_env.hpp

@@ -91,9 +91,9 @@ endfunction()
 #  - kl.expect.NAME: the perturbed program (<KL_CLI_TARGET>-perturb: kernel-lab-perturb) runs the planted case under
 #    seeds until its check fails; passes only if it does.
 #  - kl.expect.NAME.fix_is_silent: the same runs of the fix, every one must pass.
-#  - kl.expect.NAME.unseen_without_perturbation: the normal program runs the planted case again
-#    and again and under each compute-sanitizer tool; passes only if every run passes and every
-#    tool stays silent, which is why the perturb tier exists.
+#  - kl.expect.NAME.unseen_without_perturbation: the normal program runs the planted case four
+#    times and under each compute-sanitizer tool; passes only if every run passes and every tool
+#    stays silent, which is why the perturb tier exists.
 # The host test kl.registry.consistency fails if this list and the registry disagree.
 function(kl_add_perturbation_finding)
   cmake_parse_arguments(ARG "" "NAME;TIMEOUT" "" ${ARGN})
@@ -114,8 +114,9 @@ function(kl_add_perturbation_finding)
   add_test(NAME ${expect} COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${perturbed_cli}> expect ${ARG_NAME})
   add_test(NAME ${expect}.fix_is_silent
     COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${perturbed_cli}> expect ${ARG_NAME} --against-fix)
+  # Four plain runs beside the tools: the planted twins' unit tests run them at many shapes too.
   add_test(NAME ${expect}.unseen_without_perturbation
-    COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${KL_CLI_TARGET}> expect ${ARG_NAME} --unperturbed)
+    COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${KL_CLI_TARGET}> expect ${ARG_NAME} --unperturbed --runs 4)
   foreach(test_name ${expect} ${expect}.fix_is_silent ${expect}.unseen_without_perturbation)
     _kl_common_test_properties(${test_name} ${ARG_TIMEOUT} "gpu;perturb;expected-finding")
     set_property(TEST ${test_name} APPEND PROPERTY ENVIRONMENT "${env}")

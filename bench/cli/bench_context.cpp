@@ -6,11 +6,14 @@
 
 #include "core/format.hpp"
 
+#include "kl/device_compare.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/guarded_buffer.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <memory>
 #include <ostream>
 #include <stdexcept>
 #include <utility>
@@ -52,35 +55,16 @@ int rewarm_runs(double run_ms) {
   return static_cast<int>(std::ceil(rewarm_ms / run_ms));
 }
 
-// Host memory pinned for the life of this guard. Downloads into pageable memory go through a
-// driver staging copy at a fraction of the link's bandwidth, and the bench downloads every
-// timed run's output (up to 512 MiB, 20 runs a case). If pinning fails, pageable still works.
-class PinnedHostMemory {
- public:
-  explicit PinnedHostMemory(std::span<unsigned char> memory) {
-    if (memory.empty()) return;
-    if (cudaHostRegister(memory.data(), memory.size(), cudaHostRegisterDefault) == cudaSuccess)
-      pinned_ = memory.data();
-    else
-      (void)cudaGetLastError();  // not sticky: clear it, so no later check reports it
-  }
-  ~PinnedHostMemory() {
-    if (pinned_ != nullptr) (void)cudaHostUnregister(pinned_);
-  }
-  PinnedHostMemory(const PinnedHostMemory&) = delete;
-  PinnedHostMemory& operator=(const PinnedHostMemory&) = delete;
-
- private:
-  void* pinned_ = nullptr;
-};
-
-// Reads `output` from the device into a host buffer; none without an output.
-RunValidator::Download download_of(OutputBytes output) {
-  if (output.data == nullptr) return {};
-  return [output](std::vector<unsigned char>& host) {
-    host.resize(output.bytes);
-    KL_CUDA_CHECK(cudaMemcpy(host.data(), output.data, output.bytes, cudaMemcpyDeviceToHost));
-  };
+// The last passing output, kept as a device copy of `output` and compared on the GPU, so a
+// timed run's output is never downloaded unless it differs (then the family's check reads it);
+// none without an output.
+OutputMemory device_output_memory(OutputBytes output) {
+  if (output.data == nullptr || output.bytes == 0) return {};
+  auto accepted = std::make_shared<DeviceBuffer<std::byte>>(output.bytes);
+  return {[output, accepted] { return count_differing_bytes(output.data, accepted->data(), output.bytes) == 0; },
+          [output, accepted] {
+            KL_CUDA_CHECK(cudaMemcpy(accepted->data(), output.data, output.bytes, cudaMemcpyDeviceToDevice));
+          }};
 }
 
 // "validated matmul.naive: 9 outputs, 1 checked in full, the others byte-identical to one that
@@ -116,9 +100,7 @@ void Bench::flush_l2(cudaStream_t stream) {
 TimingSummary Bench::validated_timing(const BenchCase& c, const std::function<void(cudaStream_t)>& prepare,
                                       const std::function<void(cudaStream_t)>& work,
                                       const std::function<BenchCheck()>& check, OutputBytes output) {
-  RunValidator validate(check, download_of(output));
-  const std::array<std::span<unsigned char>, 2> host = validate.buffers(output.bytes);
-  const PinnedHostMemory pinned_accepted(host[0]), pinned_latest(host[1]);
+  RunValidator validate(check, device_output_memory(output));
 
   cudaStream_t stream = nullptr;
   prepare(stream);
@@ -165,27 +147,18 @@ std::vector<double> checked_repetitions(const BenchCase& c, int reps, const std:
   return ms;
 }
 
-RunValidator::RunValidator(std::function<BenchCheck()> check, Download download)
-    : check_(std::move(check)), download_(std::move(download)) {}
+RunValidator::RunValidator(std::function<BenchCheck()> check, OutputMemory memory)
+    : check_(std::move(check)), memory_(std::move(memory)) {}
 
 BenchCheck RunValidator::operator()() {
-  if (download_) {
-    download_(latest_);
-    if (has_accepted_ && latest_ == accepted_) return CaseResult{};  // the bytes that passed
-  }
+  if (memory_ && has_accepted_ && memory_.equals_accepted()) return CaseResult{};  // the bytes that passed
   ++full_checks_;
   BenchCheck result = check_();
-  if (result.ok() && download_) {
-    std::swap(accepted_, latest_);
+  if (result.ok() && memory_) {
+    memory_.accept();
     has_accepted_ = true;
   }
   return result;
-}
-
-std::array<std::span<unsigned char>, 2> RunValidator::buffers(std::size_t bytes) {
-  accepted_.resize(bytes);
-  latest_.resize(bytes);
-  return {std::span<unsigned char>(accepted_), std::span<unsigned char>(latest_)};
 }
 
 std::string UnwrittenScan::describe() const {

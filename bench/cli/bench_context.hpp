@@ -183,24 +183,28 @@ UnwrittenScan scan_unwritten(const std::vector<T>& output, std::size_t keep = ma
 std::vector<double> checked_repetitions(const BenchCase& c, int reps, const std::function<double()>& timed_run,
                                         const std::function<BenchCheck()>& check);
 
-// Validates one run's output after another: a full `check`, unless the output's bytes (read by
-// `download`) equal those of the last output that passed it, which then passes as it did.
-// Without `download`, every validation is a full check.
+// What a validator keeps of the last output that passed: whether the current output's bytes
+// equal it, and how the current output becomes it. The bench keeps it on the device
+// (device_output_memory in bench_context.cpp: a copy compared on the GPU, nothing downloaded).
+struct OutputMemory {
+  std::function<bool()> equals_accepted;
+  std::function<void()> accept;
+  explicit operator bool() const { return equals_accepted && accept; }
+};
+
+// Validates one run's output after another: a full `check`, unless the output's bytes equal
+// those of the last output that passed it, which then passes as it did. Without a memory, every
+// validation is a full check.
 class RunValidator {
  public:
-  using Download = std::function<void(std::vector<unsigned char>&)>;
-  RunValidator(std::function<BenchCheck()> check, Download download);
+  RunValidator(std::function<BenchCheck()> check, OutputMemory memory);
   BenchCheck operator()();
   std::size_t full_checks() const { return full_checks_; }
-  // Sizes both host buffers to `bytes` once and for all, so the caller can pin their memory
-  // for the downloads (they are swapped, never reallocated, afterwards).
-  std::array<std::span<unsigned char>, 2> buffers(std::size_t bytes);
 
  private:
   std::function<BenchCheck()> check_;
-  Download download_;
-  std::vector<unsigned char> accepted_, latest_;  // bytes of the last passing output, of this one
-  bool has_accepted_ = false;                     // accepted_ holds an output that passed
+  OutputMemory memory_;
+  bool has_accepted_ = false;  // the memory holds an output that passed
   std::size_t full_checks_ = 0;
 };
 

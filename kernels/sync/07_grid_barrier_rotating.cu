@@ -32,13 +32,16 @@ using Counter = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
 // Steps of a round's computation: ~10 us of dependent shift-xor-multiplies on an H100.
 constexpr int round_work_steps = 2048;
 
-// The round's computation: a chain of dependent steps in every thread. Its result is only kept
-// (the empty asm uses it), as a real kernel would use its own. Not a multiply-add chain: the
-// compiler folds an affine recurrence into one multiply-add.
-__device__ __forceinline__ void compute_round(int round) {
+// The round's computation: a chain of dependent steps in every thread, whose results the warps
+// fold into the block's result word (stored, never checked: it stands in for a solver's output,
+// and a result nobody stores is work the compiler deletes; ptxas removed a chain kept only by an
+// empty asm). Not a multiply-add chain: the compiler folds an affine recurrence into one step.
+__device__ __forceinline__ void compute_round(int round, unsigned* block_result) {
   unsigned x = threadIdx.x ^ (blockIdx.x << 10) ^ static_cast<unsigned>(round);
   for (int i = 0; i < round_work_steps; ++i) x = (x ^ (x >> 15)) * 0x2C1B3C6Du + 1u;
-  asm volatile("" ::"r"(x));
+  const unsigned lanes = __activemask();
+  x = __reduce_xor_sync(lanes, x);
+  if (threadIdx.x % 32 == 0) atomicXor(block_result, x);
 }
 
 // Thread 0 of each block arrives at round `round`'s barrier and waits for every block; the other
@@ -70,7 +73,7 @@ __device__ bool grid_sync(unsigned* count, int round, WatchdogView watchdog, uns
 }
 
 // `counters` counters at scratch[0..counters), then two rounds' slots of gridDim.x words each,
-// all zero before the launch. seen[b]: the fewest slots of one round block b saw published, all
+// then one result word per block, all zero before the launch. seen[b]: the fewest slots of one round block b saw published, all
 // blocks when every barrier held; a block whose wait the watchdog ended reports the count it saw
 // last instead.
 template <int counters>
@@ -78,9 +81,10 @@ __global__ void rotating_barrier(int* seen, unsigned* scratch, WatchdogView watc
   KL_PERTURB_ENTRY();
   unsigned* count = scratch;
   unsigned* slots = scratch + barrier_counter_words;
+  unsigned* results = slots + 2 * gridDim.x;
   unsigned fewest = gridDim.x;
   for (int round = 0; round < barrier_rounds; ++round) {
-    compute_round(round);
+    compute_round(round, &results[blockIdx.x]);
     // Two buffers: a block writing round r + 2's slot has passed round r + 1's barrier, which
     // every block reached after reading round r's slots.
     unsigned* slot = slots + (round % 2) * gridDim.x;

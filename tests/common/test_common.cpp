@@ -1,4 +1,5 @@
 // The harness pieces every family relies on, on a real GPU.
+#include "kl/device_compare.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/guarded_buffer.hpp"
 #include "kl/watchdog.hpp"
@@ -13,6 +14,32 @@ TEST(DeviceBuffer, RoundTripsAndMoves) {
   EXPECT_EQ(a.data(), nullptr);
   EXPECT_EQ(b.download(), host);
   EXPECT_THROW(b.upload(std::vector<int>(3)), std::invalid_argument);
+}
+
+// The bench's check of a timed run against the last output that passed: every differing byte is
+// counted, at the first, a middle and the last byte, in the vector body and the tail, with
+// buffers 16-byte aligned or not, so an output that differs anywhere is never taken as the same.
+TEST(DeviceCompare, CountsEveryDifferingByteAlignedOrNot) {
+  for (const std::size_t bytes : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17},
+                                  std::size_t{4096 + 3}, std::size_t{(1u << 22) + 5}}) {
+    std::vector<unsigned char> host(bytes + 1);
+    for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<unsigned char>(i * 131u + 7u);
+    kl::DeviceBuffer<unsigned char> a{std::span<const unsigned char>(host)}, b{std::span<const unsigned char>(host)};
+    for (const std::size_t shift : {std::size_t{0}, std::size_t{1}}) {
+      EXPECT_EQ(kl::count_differing_bytes(a.data() + shift, b.data() + shift, bytes), 0u) << bytes;
+      std::vector<unsigned char> changed = host;
+      std::size_t flipped = 0;
+      for (const std::size_t at : {std::size_t{0}, bytes / 2, bytes - 1}) {
+        if (changed[shift + at] == host[shift + at]) ++flipped;
+        changed[shift + at] = static_cast<unsigned char>(host[shift + at] ^ 0x40u);
+      }
+      b.upload(changed);
+      EXPECT_EQ(kl::count_differing_bytes(a.data() + shift, b.data() + shift, bytes), flipped)
+          << bytes << " bytes, shift " << shift;
+      b.upload(host);
+    }
+  }
+  EXPECT_EQ(kl::count_differing_bytes(nullptr, nullptr, 0), 0u);
 }
 
 TEST(GuardedBuffer, FreshPoisonReportsEveryElementUnwritten) {
