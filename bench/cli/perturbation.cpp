@@ -1,9 +1,12 @@
 // `kernel-lab expect` for planted cross-block bugs (perturbation.hpp).
 #include "perturbation.hpp"
 
+#include "cli.hpp"
+
 #include "kl/perturb.hpp"
 
 #include <ostream>
+#include <sstream>
 #include <stdexcept>
 
 namespace kl::cli {
@@ -28,15 +31,25 @@ std::vector<std::string> case_command(const ExpectedFinding& f, const std::strin
   return cmd;
 }
 
-// `env KL_PRINT_EXIT_STATUS=1 [KL_PERTURB_SEED=S] [prefix...] <the case>`.
-std::vector<std::string> run_command(const ExpectedFinding& f, const std::string& target, std::uint64_t seed,
-                                     const std::vector<std::string>& prefix) {
+// `env KL_PRINT_EXIT_STATUS=1 <tool...> <the case>`: the case in a child process under a tool.
+std::vector<std::string> tool_command(const ExpectedFinding& f, const std::string& target,
+                                      const std::vector<std::string>& tool) {
   std::vector<std::string> cmd = {"env", std::string(exit_status_variable) + "=1"};
-  if (seed != 0) cmd.push_back(seed_assignment(seed));
-  cmd.insert(cmd.end(), prefix.begin(), prefix.end());
+  cmd.insert(cmd.end(), tool.begin(), tool.end());
   const std::vector<std::string> run = case_command(f, target);
   cmd.insert(cmd.end(), run.begin(), run.end());
   return cmd;
+}
+
+// The case run in this process, as `kernel-lab run` would run it, its exit status stated last like
+// a child's under KL_PRINT_EXIT_STATUS. A process per run costs seconds when the GPU tier runs
+// sixteen tests at once; a CUDA error that breaks the context ends the check at that run anyway.
+Captured run_in_process(const ExpectedFinding& f, const std::string& target) {
+  std::vector<std::string> argv = {"run", target};
+  argv.insert(argv.end(), f.run_args.begin(), f.run_args.end());
+  std::ostringstream out;
+  const int code = main(argv, out, out);
+  return {code, out.str() + exit_status_line(code) + "\n"};
 }
 
 void print_run(std::ostream& out, const std::string& label, const Captured& run, bool whole) {
@@ -117,7 +130,8 @@ int check_perturbation_finding(const PlantedFinding& planted, bool against_fix, 
   const std::uint64_t first = perturb::settings().seed;
   for (int i = 0; i < runs; ++i) {
     const std::uint64_t seed = first + static_cast<std::uint64_t>(i);
-    SeedRun r{seed, run_captured(run_command(f, target, seed, {}))};
+    perturb::use_seed(seed);  // as a fresh process with KL_PERTURB_SEED=seed: the replay line's
+    SeedRun r{seed, run_in_process(f, target)};
     const bool failed = status_of(r.run) != 0;
     print_run(out, seed_assignment(seed), r.run, failed);
     done.push_back(std::move(r));
@@ -141,14 +155,14 @@ int check_unseen_without_perturbation(const PlantedFinding& planted, int runs, s
   const std::string target = planted.variant->id();
   std::vector<SeedRun> plain;
   for (int i = 0; i < runs; ++i) {
-    SeedRun r{0, run_captured(run_command(f, target, 0, {}))};
+    SeedRun r{0, run_in_process(f, target)};
     print_run(out, "plain run " + std::to_string(i + 1), r.run, status_of(r.run) != 0);
     plain.push_back(std::move(r));
   }
   const std::vector<std::string> tools = {"memcheck", "racecheck", "synccheck", "initcheck"};
   std::vector<Captured> tool_runs;
   for (const std::string& tool : tools) {
-    tool_runs.push_back(run_captured(run_command(f, target, 0, sanitizer_command(*sanitizer, tool))));
+    tool_runs.push_back(run_captured(tool_command(f, target, sanitizer_command(*sanitizer, tool))));
     const ToolReport report = read_tool_report(tool_runs.back().output, "(?!)");
     out << tool << ": " << (report.error_count == 0 ? "0 errors" : "see its report") << "\n";
     if (report.error_count != 0) out << tool_runs.back().output << "\n";

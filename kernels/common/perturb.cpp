@@ -44,9 +44,20 @@ Settings settings_from(const char* seed, const char* max_delay_us) {
   return s;
 }
 
-const Settings& settings() {
-  static const Settings read = settings_from(std::getenv(seed_variable), std::getenv(max_delay_variable));
+namespace {
+Settings& current() {
+  static Settings read = settings_from(std::getenv(seed_variable), std::getenv(max_delay_variable));
   return read;
+}
+}  // namespace
+
+const Settings& settings() { return current(); }
+
+void use_seed(std::uint64_t seed) {
+  Units& u = units();
+  const std::lock_guard<std::mutex> lock(u.mutex);
+  current().seed = seed;
+  u.launches = 0;
 }
 
 bool register_unit(Upload upload) {

@@ -72,6 +72,15 @@ TEST(PerturbationSettings, MalformedValuesNameTheVariableAndTheRule) {
   }
 }
 
+// expect runs its seeds in one process: each seed as a fresh process started with it would draw.
+TEST(PerturbationSettings, UseSeedChangesTheSeedOfLaterLaunches) {
+  const std::uint64_t before = kl::perturb::settings().seed;
+  kl::perturb::use_seed(77);
+  EXPECT_EQ(kl::perturb::settings().seed, 77u);
+  kl::perturb::use_seed(before);
+  EXPECT_EQ(kl::perturb::settings().seed, before);
+}
+
 // The host tier links the normal kernels: no unit registers, nothing is uploaded, no hint.
 TEST(PerturbationSettings, ANormalBuildCarriesNoPoints) {
   EXPECT_FALSE(kl::perturb::compiled_in());

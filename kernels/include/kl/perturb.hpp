@@ -37,8 +37,12 @@ inline constexpr std::uint32_t largest_max_delay_us = 1'000'000;
 // Parses the two variables (nullptr: unset). Throws std::invalid_argument naming the variable and
 // the rule when a value is not a decimal number in range.
 Settings settings_from(const char* seed, const char* max_delay_us);
-// settings_from(getenv(...)), read once per process.
+// settings_from(getenv(...)), read once per process (use_seed changes the seed after that).
 const Settings& settings();
+// The seed of the launches that follow, with the launch count back at 0: what a fresh process
+// started with KL_PERTURB_SEED=seed draws, so `expect` can run its seeds in one process and a
+// seed it names still replays alone.
+void use_seed(std::uint64_t seed);
 
 // A marked unit's upload of its copy of the settings.
 using Upload = void (*)(const Settings& settings, cudaStream_t stream);
