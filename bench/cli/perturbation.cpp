@@ -2,9 +2,11 @@
 #include "perturbation.hpp"
 
 #include "cli.hpp"
+#include "family.hpp"
 
 #include "kl/perturb.hpp"
 
+#include <algorithm>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -24,29 +26,33 @@ std::string seeds_text(const std::vector<SeedRun>& runs) {
 // failed, 2 refused; nullopt: it crashed or was killed.
 std::optional<int> status_of(const Captured& run) { return stated_exit_status(run.output); }
 
-// `<this program> run <target> <args>`: the case.
-std::vector<std::string> case_command(const ExpectedFinding& f, const std::string& target) {
-  std::vector<std::string> cmd = {self_executable(), "run", target};
-  cmd.insert(cmd.end(), f.run_args.begin(), f.run_args.end());
-  return cmd;
+// `run <target> <args>`, the k-th run (from 1) with data seed k where the family's runs take one
+// and the finding names none: each run draws other data, so a stale value left by the run
+// before (a partial from the last launch, say) cannot pass for a fresh one.
+std::vector<std::string> case_argv(const ExpectedFinding& f, const std::string& target, int k) {
+  std::vector<std::string> argv = {"run", target};
+  argv.insert(argv.end(), f.run_args.begin(), f.run_args.end());
+  const Family& family = find_family(find_info(target).family);
+  const bool takes_seed = std::any_of(family.run_flags.begin(), family.run_flags.end(),
+                                      [](const FlagSpec& flag) { return flag.name == "seed"; });
+  const bool names_seed = std::find(f.run_args.begin(), f.run_args.end(), "--seed") != f.run_args.end();
+  if (takes_seed && !names_seed) argv.insert(argv.end(), {"--seed", std::to_string(k)});
+  return argv;
 }
 
-// `env KL_PRINT_EXIT_STATUS=1 <tool...> <the case>`: the case in a child process under a tool.
-std::vector<std::string> tool_command(const ExpectedFinding& f, const std::string& target,
-                                      const std::vector<std::string>& tool) {
+// `env KL_PRINT_EXIT_STATUS=1 <tool...> <this program> <the case>`: in a child process under a tool.
+std::vector<std::string> tool_command(const std::vector<std::string>& tool, const std::vector<std::string>& argv) {
   std::vector<std::string> cmd = {"env", std::string(exit_status_variable) + "=1"};
   cmd.insert(cmd.end(), tool.begin(), tool.end());
-  const std::vector<std::string> run = case_command(f, target);
-  cmd.insert(cmd.end(), run.begin(), run.end());
+  cmd.push_back(self_executable());
+  cmd.insert(cmd.end(), argv.begin(), argv.end());
   return cmd;
 }
 
 // The case run in this process, as `kernel-lab run` would run it, its exit status stated last like
 // a child's under KL_PRINT_EXIT_STATUS. A process per run costs seconds when the GPU tier runs
 // sixteen tests at once; a CUDA error that breaks the context ends the check at that run anyway.
-Captured run_in_process(const ExpectedFinding& f, const std::string& target) {
-  std::vector<std::string> argv = {"run", target};
-  argv.insert(argv.end(), f.run_args.begin(), f.run_args.end());
+Captured run_in_process(const std::vector<std::string>& argv) {
   std::ostringstream out;
   const int code = main(argv, out, out);
   return {code, out.str() + exit_status_line(code) + "\n"};
@@ -131,7 +137,7 @@ int check_perturbation_finding(const PlantedFinding& planted, bool against_fix, 
   for (int i = 0; i < runs; ++i) {
     const std::uint64_t seed = first + static_cast<std::uint64_t>(i);
     perturb::use_seed(seed);  // as a fresh process with KL_PERTURB_SEED=seed: the replay line's
-    SeedRun r{seed, run_in_process(f, target)};
+    SeedRun r{seed, run_in_process(case_argv(f, target, i + 1))};
     const bool failed = status_of(r.run) != 0;
     print_run(out, seed_assignment(seed), r.run, failed);
     done.push_back(std::move(r));
@@ -139,9 +145,13 @@ int check_perturbation_finding(const PlantedFinding& planted, bool against_fix, 
   }
   const Judgement verdict = judge_perturbed_runs(f.repro, target, against_fix, done);
   out << verdict.message << "\n";
-  if (verdict.exit_code != 0 || !against_fix)
+  if (verdict.exit_code != 0 || !against_fix) {
+    std::vector<std::string> replay = {self_executable()};
+    const std::vector<std::string> argv = case_argv(f, target, static_cast<int>(done.size()));
+    replay.insert(replay.end(), argv.begin(), argv.end());
     out << "replay: " << seed_assignment(done.back().seed) << " " << perturb::max_delay_variable << "="
-        << perturb::settings().max_delay_ns / 1000 << " " << shell_join(case_command(f, target)) << "\n";
+        << perturb::settings().max_delay_ns / 1000 << " " << shell_join(replay) << "\n";
+  }
   return verdict.exit_code;
 }
 
@@ -155,14 +165,14 @@ int check_unseen_without_perturbation(const PlantedFinding& planted, int runs, s
   const std::string target = planted.variant->id();
   std::vector<SeedRun> plain;
   for (int i = 0; i < runs; ++i) {
-    SeedRun r{0, run_in_process(f, target)};
+    SeedRun r{0, run_in_process(case_argv(f, target, i + 1))};
     print_run(out, "plain run " + std::to_string(i + 1), r.run, status_of(r.run) != 0);
     plain.push_back(std::move(r));
   }
   const std::vector<std::string> tools = {"memcheck", "racecheck", "synccheck", "initcheck"};
   std::vector<Captured> tool_runs;
   for (const std::string& tool : tools) {
-    tool_runs.push_back(run_captured(tool_command(f, target, sanitizer_command(*sanitizer, tool))));
+    tool_runs.push_back(run_captured(tool_command(sanitizer_command(*sanitizer, tool), case_argv(f, target, 1))));
     const ToolReport report = read_tool_report(tool_runs.back().output, "(?!)");
     out << tool << ": " << (report.error_count == 0 ? "0 errors" : "see its report") << "\n";
     if (report.error_count != 0) out << tool_runs.back().output << "\n";
