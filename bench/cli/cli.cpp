@@ -94,7 +94,7 @@ std::vector<CommandSpec> harness_commands() {
         {"unperturbed", "",
          "perturbation findings, normal build: every plain run passes and every tool stays silent"},
         {"runs", "N",
-         "perturbation findings: runs to make (default 8; perturbed runs take seeds $KL_PERTURB_SEED, +1, ...)"}},
+         "perturbation findings: runs to make (default 12; perturbed runs take seeds $KL_PERTURB_SEED, +1, ...)"}},
        1, false, "<finding>",
        "check that a planted bug's checker reports it (a perturbation finding: in kernel-lab-perturb)\n",
        Needs::gpu_and_sanitizer},

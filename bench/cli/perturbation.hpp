@@ -15,7 +15,7 @@
 namespace kl::cli {
 
 // Runs of the planted case (or its fix) a check makes by default: perturbed, one per seed.
-inline constexpr int default_perturbed_runs = 8;
+inline constexpr int default_perturbed_runs = 12;
 
 // One run of `kernel-lab run <target> <args>` and the perturbation seed it ran under (0: none).
 struct SeedRun {
