@@ -2,6 +2,7 @@
 
 #include "family.hpp"
 
+#include "perturbation.hpp"
 #include "report_output.hpp"
 #include "run_support.hpp"
 #include "sanitizer.hpp"
@@ -94,7 +95,8 @@ std::vector<CommandSpec> harness_commands() {
         {"unperturbed", "",
          "perturbation findings, normal build: every plain run passes and every tool stays silent"},
         {"runs", "N",
-         "perturbation findings: runs to make (default 12; perturbed runs take seeds $KL_PERTURB_SEED, +1, ...)"}},
+         "perturbation findings: runs to make (default " + std::to_string(default_perturbed_runs) +
+             "; perturbed runs take seeds $KL_PERTURB_SEED, +1, ...)"}},
        1, false, "<finding>",
        "check that a planted bug's checker reports it (a perturbation finding: in kernel-lab-perturb)\n",
        Needs::gpu_and_sanitizer},

@@ -11,6 +11,7 @@
 #include "core/gates.hpp"
 
 #include "kl/device_facts.hpp"
+#include "kl/perturb.hpp"
 
 #include <optional>
 #include <ostream>
@@ -40,6 +41,9 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
   std::optional<bench::GatesFile> gates;
   if (a.has("gates")) gates = bench::load_gates(a.text("gates", ""));
   require_writable(a, {"lessons"});
+  if (perturb::compiled_in())
+    throw std::invalid_argument("bench needs the normal program (kernel-lab): this one is a perturbation build, whose "
+                                "marked kernels wait at their points, so its times would not be the kernels'");
   require_gpu();
 
   Bench ctx(policy, out);

@@ -14,6 +14,9 @@
 namespace kl::cli {
 namespace {
 
+// What a run prints when it stopped on a CUDA error (cli.cpp): a fault, not an oracle's verdict.
+constexpr const char* cuda_error_marker = ": CUDA error: ";
+
 std::string seed_assignment(std::uint64_t seed) { return std::string(perturb::seed_variable) + "=" + std::to_string(seed); }
 
 std::string seeds_text(const std::vector<SeedRun>& runs) {
@@ -75,6 +78,9 @@ Judgement judge_perturbed_runs(const std::string& finding, const std::string& ta
                      (status ? "exited " + std::to_string(*status) + ": refused before its kernel ran"
                              : std::string("stated no exit status: it crashed or was killed")) +
                      " (checking " + finding + ")"};
+    if (status == 1 && !against_fix && r.run.output.find(cuda_error_marker) != std::string::npos)
+      return {2, "NO VERDICT: the run of " + target + " under " + seed_assignment(r.seed) +
+                     " ended in a CUDA error, not a failed check (checking " + finding + ")"};
     if (status == 1) {
       if (against_fix)
         return {1, "NOT CLEAN: the fix " + target + " failed its check under " + seed_assignment(r.seed) +
@@ -136,7 +142,7 @@ int check_perturbation_finding(const PlantedFinding& planted, bool against_fix, 
   const std::uint64_t first = perturb::settings().seed;
   for (int i = 0; i < runs; ++i) {
     const std::uint64_t seed = first + static_cast<std::uint64_t>(i);
-    perturb::use_seed(seed);  // as a fresh process with KL_PERTURB_SEED=seed: the replay line's
+    perturb::use_seed(seed);  // the delays a fresh process with KL_PERTURB_SEED=seed draws
     SeedRun r{seed, run_in_process(case_argv(f, target, i + 1))};
     const bool failed = status_of(r.run) != 0;
     print_run(out, seed_assignment(seed), r.run, failed);
@@ -169,7 +175,7 @@ int check_unseen_without_perturbation(const PlantedFinding& planted, int runs, s
     print_run(out, "plain run " + std::to_string(i + 1), r.run, status_of(r.run) != 0);
     plain.push_back(std::move(r));
   }
-  const std::vector<std::string> tools = {"memcheck", "racecheck", "synccheck", "initcheck"};
+  const std::vector<std::string> tools(sanitizer_tools.begin(), sanitizer_tools.end());
   std::vector<Captured> tool_runs;
   for (const std::string& tool : tools) {
     tool_runs.push_back(run_captured(tool_command(sanitizer_command(*sanitizer, tool), case_argv(f, target, 1))));

@@ -24,9 +24,9 @@ struct SeedRun {
 };
 
 // The planted case under the perturbation build (against_fix: its fix). Planted: passes (0) at
-// the first run whose check failed, naming its seed; fails (1) when every run passed. Fix:
-// passes only if every run passed. A run refused before its kernel (exit 2) or one that stated
-// no status: no verdict (2).
+// the first run whose check failed, naming its seed; fails (1) when every run passed; a run that
+// ended in a CUDA error instead is no verdict (2). Fix: passes only if every run passed. A run
+// refused before its kernel (exit 2) or one that stated no status: no verdict (2).
 Judgement judge_perturbed_runs(const std::string& finding, const std::string& target, bool against_fix,
                                const std::vector<SeedRun>& runs);
 
@@ -36,7 +36,8 @@ Judgement judge_perturbed_runs(const std::string& finding, const std::string& ta
 Judgement judge_unseen(const std::string& finding, const std::string& target, const std::vector<SeedRun>& plain_runs,
                        const std::vector<std::string>& tools, const std::vector<Captured>& tool_runs);
 
-// `expect <finding> [--against-fix] [--runs N]` in a perturbation build, and `expect <finding>
+// `expect <finding> [--against-fix] [--runs N]` in a perturbation build (the runs in this
+// process, each seed drawing the delays a fresh process started with it would), and `expect <finding>
 // --unperturbed [--runs N]` in a normal one; each refuses (std::invalid_argument) in the other.
 int check_perturbation_finding(const PlantedFinding& planted, bool against_fix, int runs, std::ostream& out);
 int check_unseen_without_perturbation(const PlantedFinding& planted, int runs, std::ostream& out);

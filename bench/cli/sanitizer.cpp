@@ -42,7 +42,7 @@ std::string missing_sanitizer_message() {
 }
 
 bool is_tool_name(const std::string& tool) {
-  return tool == "memcheck" || tool == "racecheck" || tool == "synccheck" || tool == "initcheck";
+  return std::find(sanitizer_tools.begin(), sanitizer_tools.end(), tool) != sanitizer_tools.end();
 }
 
 std::vector<std::string> sanitizer_command(const std::string& sanitizer, const std::string& tool) {

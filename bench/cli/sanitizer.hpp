@@ -1,6 +1,7 @@
 // Finding and running compute-sanitizer.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +13,8 @@ std::optional<std::string> find_compute_sanitizer();
 // The message printed when it is missing (names every place looked).
 std::string missing_sanitizer_message();
 
+// The four compute-sanitizer tools every GPU test runs under, in that order.
+inline constexpr std::array<const char*, 4> sanitizer_tools = {"memcheck", "racecheck", "synccheck", "initcheck"};
 bool is_tool_name(const std::string& tool);
 // compute-sanitizer --tool T with the options every kernel-lab run uses.
 std::vector<std::string> sanitizer_command(const std::string& sanitizer, const std::string& tool);

@@ -32,21 +32,23 @@ __global__ void count_differences(const unsigned char* a, const unsigned char* b
 
 }  // namespace
 
-std::uint64_t count_differing_bytes(const void* a, const void* b, std::size_t bytes, cudaStream_t stream) {
+std::uint64_t count_differing_bytes(const void* a, const void* b, std::size_t bytes, unsigned long long* count,
+                                    cudaStream_t stream) {
   if (bytes == 0) return 0;
   const auto* pa = static_cast<const unsigned char*>(a);
   const auto* pb = static_cast<const unsigned char*>(b);
   const bool aligned = reinterpret_cast<std::uintptr_t>(pa) % 16 == 0 && reinterpret_cast<std::uintptr_t>(pb) % 16 == 0;
   const std::size_t vectors = aligned ? bytes / 16 : 0;
-  DeviceBuffer<unsigned long long> count(1);
-  KL_CUDA_CHECK(cudaMemsetAsync(count.data(), 0, sizeof(unsigned long long), stream));
+  DeviceBuffer<unsigned long long> own_count(count == nullptr ? 1 : 0);
+  if (count == nullptr) count = own_count.data();
+  KL_CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(unsigned long long), stream));
   constexpr int block = 256;
   const std::size_t work = std::max<std::size_t>(vectors, bytes - 16 * vectors);
   const auto blocks = static_cast<unsigned>(std::clamp<std::size_t>((work + block - 1) / block, 1, 4096));
-  count_differences<<<blocks, block, 0, stream>>>(pa, pb, vectors, 16 * vectors, bytes, count.data());
+  count_differences<<<blocks, block, 0, stream>>>(pa, pb, vectors, 16 * vectors, bytes, count);
   KL_CUDA_CHECK(cudaGetLastError());
   unsigned long long n = 0;
-  KL_CUDA_CHECK(cudaMemcpyAsync(&n, count.data(), sizeof n, cudaMemcpyDeviceToHost, stream));
+  KL_CUDA_CHECK(cudaMemcpyAsync(&n, count, sizeof n, cudaMemcpyDeviceToHost, stream));
   KL_CUDA_CHECK(cudaStreamSynchronize(stream));
   return n;
 }

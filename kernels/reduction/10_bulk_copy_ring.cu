@@ -45,6 +45,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 
@@ -182,8 +183,8 @@ __global__ void __launch_bounds__(1024) bulk_ring_sum(const T* in, T* out, long 
 }
 
 // Blocks of `block` threads the GPU holds at once of the ring kernel (with its shared memory,
-// whose limit is raised first) or of the direct one. The planted twins differ from the rung in
-// their finish alone, so they hold as many.
+// whose limit is raised first) or of the direct one. The planted twins launch the same grids
+// (require_twin_fits checks that they hold as many).
 template <class T>
 int co_resident_blocks(bool ring, int block) {
   if (!ring) return co_resident_capacity(reinterpret_cast<const void*>(&direct_sum<T, rung_finish>), block);
@@ -239,12 +240,30 @@ void allow_ring_shared_memory() {
   (void)raised;
 }
 
+// A planted twin launches the rung's grid, every block of which must be resident at once (the flag
+// wait): a twin whose kernel held fewer blocks than the rung's would deadlock for that reason
+// alone, so it is refused. Asked at every launch of a twin (never timed), never for the rung.
+template <class T, Finish finish>
+void require_twin_fits(bool ring, int block) {
+  if constexpr (finish != Finish::rung) {
+    const void* kernel = ring ? reinterpret_cast<const void*>(&bulk_ring_sum<T, finish>)
+                              : reinterpret_cast<const void*>(&direct_sum<T, finish>);
+    const int twin = co_resident_capacity(kernel, block, ring ? ring_bytes : 0);
+    const int rung = co_resident_blocks<T>(ring, block);
+    if (twin < rung)
+      throw std::logic_error("a planted twin of rung 10 holds " + std::to_string(twin) + " blocks of " +
+                             std::to_string(block) + " at once, the rung " + std::to_string(rung) +
+                             ": its grid would not fit");
+  }
+}
+
+// The launches' numbers: one count for the rung and its twins, which share the flag, so a launch
+// never takes the number the flag holds from the one before.
+std::atomic<unsigned int> finish_launches{0};
+
 template <Finish finish>
 void launch_with_finish(const Args& args, cudaStream_t stream) {
-  // One count for the rung and its twins, which share the flag: never the previous launch's
-  // number, which the flag holds.
-  static std::atomic<unsigned int> launches{0};
-  const unsigned int launch = ++launches;
+  const unsigned int launch = ++finish_launches;
   const plan::Summation grid = bulk_copy_ring_plan(args.shape);
   const bool ring = plan::bulk_ring_streams(args.shape.n, resident_blocks(true, args.shape.dtype, args.shape.block));
   const auto blocks = static_cast<unsigned>(grid.blocks);
@@ -252,8 +271,9 @@ void launch_with_finish(const Args& args, cudaStream_t stream) {
   with_dtype(args, [&](auto in, auto out) {
     using T = std::remove_const_t<std::remove_pointer_t<decltype(in)>>;
     const auto head = static_cast<int>(head_to_16_bytes(in, args.shape.n));
+    if (ring) allow_ring_shared_memory<T, finish>();
+    require_twin_fits<T, finish>(ring, args.shape.block);
     if (ring) {
-      allow_ring_shared_memory<T, finish>();
       bulk_ring_sum<T, finish><<<blocks, args.shape.block, ring_bytes, stream>>>(in, out, n, head, launch);
     } else {
       direct_sum<T, finish><<<blocks, args.shape.block, 0, stream>>>(in, out, n, head, launch);

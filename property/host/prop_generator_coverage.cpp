@@ -38,25 +38,13 @@ constexpr Tier sanitizer_tier{"sanitizer", "1", nullptr, 40};  // RC_PARAMS="max
 constexpr Tier slow_tier{"slow", nullptr, "slow", 100};
 constexpr Tier all_tiers[] = {normal_tier, sanitizer_tier, slow_tier};
 
-// The tier's environment variables, set for one scope (both, so a caller's own settings
-// cannot leak in).
-class InTier {
- public:
-  explicit InTier(const Tier& tier)
-      : small_("KL_SANITIZER_SMALL", tier.sanitizer_small), tier_("KL_PROPERTY_TIER", tier.property_tier) {}
-
- private:
-  kl::test::ScopedEnv small_;
-  kl::test::ScopedEnv tier_;
-};
-
 constexpr std::uint64_t first_seed = 20240611;
 
 // `samples` values of the generator that make_gen() builds under the tier's settings, the i-th
 // drawn at size i mod (max_size + 1) from its own deterministic seed.
 template <class MakeGen>
 auto draws(const Tier& tier, MakeGen make_gen, int samples = 4000) {
-  const InTier in_tier(tier);
+  const kl::test::InTier in_tier(tier.sanitizer_small, tier.property_tier);
   const auto gen = make_gen();
   std::vector<decltype(gen(rc::Random(), 0).value())> out;
   for (int i = 0; i < samples; ++i)
@@ -124,7 +112,7 @@ T smallest_failing(rc::Shrinkable<T> failing, Fails fails) {
 // A draw of `wanted` from the generator (built under the tier's settings), with its shrinks.
 template <class T>
 rc::Shrinkable<T> draw_of(const Tier& tier, const std::function<rc::Gen<T>()>& make_gen, const T& wanted) {
-  const InTier in_tier(tier);
+  const kl::test::InTier in_tier(tier.sanitizer_small, tier.property_tier);
   const rc::Gen<T> gen = make_gen();
   for (int i = 0; i < 200000; ++i) {
     rc::Shrinkable<T> s = gen(rc::Random(first_seed + static_cast<std::uint64_t>(i)), i % (tier.max_size + 1));

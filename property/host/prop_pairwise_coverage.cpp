@@ -42,16 +42,6 @@ struct Tier {
 };
 constexpr Tier all_tiers[] = {{"normal", nullptr, nullptr}, {"sanitizer", "1", nullptr}, {"slow", nullptr, "slow"}};
 
-class InTier {
- public:
-  explicit InTier(const Tier& tier)
-      : small_("KL_SANITIZER_SMALL", tier.sanitizer_small), tier_("KL_PROPERTY_TIER", tier.property_tier) {}
-
- private:
-  kl::test::ScopedEnv small_;
-  kl::test::ScopedEnv tier_;
-};
-
 // A variant's declaration, and what its rule says of the shape of a row's values ("" = takes it).
 struct Declared {
   std::string id;
@@ -163,7 +153,7 @@ std::vector<Pair> pairs_only_in(const Dimensions& dims, const std::vector<Row>& 
 
 TEST(PairwiseDeclarations, EveryCleanVariantOfTheFamiliesIsDeclaredInEveryTier) {
   for (const Tier& tier : all_tiers) {
-    const InTier in_tier(tier);
+    const kl::test::InTier in_tier(tier.sanitizer_small, tier.property_tier);
     std::set<std::string> declared;
     for (const Declared& d : declarations()) declared.insert(d.id);
     EXPECT_EQ(declared, expected_declared) << tier.name;
@@ -172,7 +162,7 @@ TEST(PairwiseDeclarations, EveryCleanVariantOfTheFamiliesIsDeclaredInEveryTier) 
 
 TEST(PairwiseDeclarations, EveryDeclaredPairIsCoveredInEveryTier) {
   for (const Tier& tier : all_tiers) {
-    const InTier in_tier(tier);
+    const kl::test::InTier in_tier(tier.sanitizer_small, tier.property_tier);
     for (const Declared& decl : declarations()) {
       const std::vector<Row> rows = kl::pairwise::covering_array(decl.dims);
       EXPECT_TRUE(nothing_missing(decl.dims, kl::pairwise::pairs_missing(decl.dims, rows)))
@@ -191,7 +181,7 @@ TEST(PairwiseDeclarations, EveryDeclaredPairIsCoveredInEveryTier) {
 
 TEST(PairwiseDeclarations, CoveringArraysAreTheSameEveryTimeTheyAreBuilt) {
   for (const Tier& tier : all_tiers) {
-    const InTier in_tier(tier);
+    const kl::test::InTier in_tier(tier.sanitizer_small, tier.property_tier);
     const std::vector<Declared> first = declarations(), second = declarations();
     ASSERT_EQ(first.size(), second.size());
     for (std::size_t i = 0; i < first.size(); ++i) {
@@ -206,7 +196,7 @@ TEST(PairwiseDeclarations, CoveringArraysAreTheSameEveryTimeTheyAreBuilt) {
 // inside the tier's range (n <= 5000 under a sanitizer), and every value drawn is in its class.
 TEST(PairwiseDeclarations, EveryValueDrawnLiesInItsClassAndEveryClassEndComesUp) {
   for (const Tier& tier : all_tiers) {
-    const InTier in_tier(tier);
+    const kl::test::InTier in_tier(tier.sanitizer_small, tier.property_tier);
     for (const Declared& decl : declarations()) {
       const std::vector<Row> rows = kl::pairwise::covering_array(decl.dims);
       // [dimension][class]: draws at the range's low end, at its high end.
@@ -243,7 +233,7 @@ TEST(PairwiseDeclarations, EveryValueDrawnLiesInItsClassAndEveryClassEndComesUp)
 // refused for one reason that is not the shape's: rung 10 needs a GPU of compute capability 9.0).
 TEST(PairwiseDeclarations, EveryRowsShapeIsOneTheVariantsRuleTakes) {
   for (const Tier& tier : all_tiers) {
-    const InTier in_tier(tier);
+    const kl::test::InTier in_tier(tier.sanitizer_small, tier.property_tier);
     for (const Declared& decl : declarations()) {
       const std::set<std::string> refused = refusals(decl, kl::pairwise::covering_array(decl.dims));
       EXPECT_TRUE(shape_independent(refused)) << decl.id << " in " << tier.name << ": " << *refused.begin();

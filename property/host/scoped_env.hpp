@@ -31,4 +31,17 @@ class ScopedEnv {
   std::optional<std::string> old_;
 };
 
+// One property tier's two variables for a scope: both are set (or unset), so a caller's own
+// settings cannot leak in. `sanitizer_small` is KL_SANITIZER_SMALL's value, `property_tier`
+// KL_PROPERTY_TIER's; nullptr unsets it.
+class InTier {
+ public:
+  InTier(const char* sanitizer_small, const char* property_tier)
+      : small_("KL_SANITIZER_SMALL", sanitizer_small), tier_("KL_PROPERTY_TIER", property_tier) {}
+
+ private:
+  ScopedEnv small_;
+  ScopedEnv tier_;
+};
+
 }  // namespace kl::test

@@ -31,12 +31,12 @@ rc::detail::Configuration apply(const char* variable, const std::string& text, c
 // The lab variables that change what a case does: what the generators draw (a case shrunk to
 // n = 1021 under KL_SANITIZER_SMALL replays as n = 4097 without it) and, in a perturbation
 // build, the delays (kl/perturb.hpp). The binary line sets each one the run had.
-constexpr std::array<const char*, 4> shape_variables = {"KL_SANITIZER_SMALL", "KL_PROPERTY_TIER", "KL_PERTURB_SEED",
+constexpr std::array<const char*, 4> replay_variables = {"KL_SANITIZER_SMALL", "KL_PROPERTY_TIER", "KL_PERTURB_SEED",
                                                         "KL_PERTURB_MAX_DELAY_US"};
 
-std::string shape_environment() {
+std::string replay_environment() {
   std::string words;
-  for (const char* name : shape_variables)
+  for (const char* name : replay_variables)
     if (const char* value = std::getenv(name)) words += std::string(name) + "=" + shell_word(value) + " ";
   return words;
 }
@@ -115,7 +115,7 @@ std::string replay_lines(const std::string& id, const std::string& filter, const
              " --output-on-failure\n";
   }
   // The binary alone (no sanitizer, no ctest) must see the same shape variables as the run.
-  lines += "  " + shape_environment() + params + " " + shell_word(binary) + " " +
+  lines += "  " + replay_environment() + params + " " + shell_word(binary) + " " +
            shell_word("--gtest_filter=" + filter) + "\n";
   return lines;
 }

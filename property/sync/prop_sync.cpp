@@ -38,9 +38,11 @@ KL_PROPERTY(SyncProperty, SpinlockSeedCompletesForAnyLaunch, ()) {
   if (!c.result.ok()) RC_FAIL(c.result.describe());
 }
 
-// The reusable barrier holds every round for every grid the driver accepts (up to capacity).
-KL_PROPERTY(SyncProperty, RotatingBarrierHoldsEveryRoundUpToCapacity, ()) {
-  const Variant& v = variant("grid_barrier_rotating");
+namespace {
+
+// A cooperatively launched barrier completes, every block seeing what it must, for every grid the
+// driver accepts (up to capacity) and any block.
+void check_cooperative_barrier_up_to_capacity(const Variant& v) {
   const bool small = kl::sanitizer_small_mode();
   const int block = small ? 64 : *kl::gen::any_block().as("block");
   const int capacity = co_resident_capacity(v, block);
@@ -50,14 +52,13 @@ KL_PROPERTY(SyncProperty, RotatingBarrierHoldsEveryRoundUpToCapacity, ()) {
   if (!c.result.ok()) RC_FAIL(c.result.describe());
 }
 
-// The cooperative barrier completes for every grid the driver accepts (up to capacity).
+}  // namespace
+
+// The reusable barrier holds every round.
+KL_PROPERTY(SyncProperty, RotatingBarrierHoldsEveryRoundUpToCapacity, ()) {
+  check_cooperative_barrier_up_to_capacity(variant("grid_barrier_rotating"));
+}
+
 KL_PROPERTY(SyncProperty, CooperativeBarrierCompletesUpToCapacity, ()) {
-  const Variant& v = variant("grid_barrier_cooperative");
-  const bool small = kl::sanitizer_small_mode();
-  const int block = small ? 64 : *kl::gen::any_block().as("block");
-  const int capacity = co_resident_capacity(v, block);
-  const int blocks = *kl::gen::grid_blocks(small ? std::min(capacity, 4) : capacity).as("blocks");
-  const SyncCase c = run_case(v, {blocks, block}, budget_ms);
-  RC_ASSERT(!c.tripped);
-  if (!c.result.ok()) RC_FAIL(c.result.describe());
+  check_cooperative_barrier_up_to_capacity(variant("grid_barrier_cooperative"));
 }

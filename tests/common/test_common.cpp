@@ -36,6 +36,9 @@ TEST(DeviceCompare, CountsEveryDifferingByteAlignedOrNot) {
       b.upload(changed);
       EXPECT_EQ(kl::count_differing_bytes(a.data() + shift, b.data() + shift, bytes), flipped)
           << bytes << " bytes, shift " << shift;
+      kl::DeviceBuffer<unsigned long long> count(1);  // the caller's counting word, used twice
+      for (int twice = 0; twice < 2; ++twice)
+        EXPECT_EQ(kl::count_differing_bytes(a.data() + shift, b.data() + shift, bytes, count.data()), flipped);
       b.upload(host);
     }
   }

@@ -123,6 +123,19 @@ TEST(PerturbationExpect, FixMustPassEveryRun) {
   EXPECT_EQ(failed.message.find("checker can fail"), std::string::npos);  // the ctest pass regex
 }
 
+// A planted run that stopped on a CUDA error (a fault, say) did not fail its check: no verdict. For
+// the fix any failure, a CUDA error too, is one.
+TEST(PerturbationExpect, ACudaErrorIsNoCatchButFailsAFix) {
+  std::vector<SeedRun> runs = runs_with_statuses({0});
+  runs.push_back({2, run_with_status(1, "kernel-lab-perturb: CUDA error: an illegal memory access was encountered\n")});
+  const kl::cli::Judgement planted = kl::cli::judge_perturbed_runs("perturb-x", "v", false, runs);
+  EXPECT_EQ(planted.exit_code, 2) << planted.message;
+  EXPECT_NE(planted.message.find("NO VERDICT: the run of v under KL_PERTURB_SEED=2 ended in a CUDA error"),
+            std::string::npos)
+      << planted.message;
+  EXPECT_EQ(kl::cli::judge_perturbed_runs("perturb-x", "v", true, runs).exit_code, 1);
+}
+
 // A run refused before its kernel (exit 2) or one that crashed says nothing either way.
 TEST(PerturbationExpect, RefusedOrCrashedRunsGiveNoVerdict) {
   for (const bool against_fix : {false, true})

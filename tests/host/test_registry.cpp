@@ -2,10 +2,12 @@
 // targets all derive from it, and these tests fail if any of them drift apart.
 #include "args.hpp"
 #include "cli.hpp"
+#include "family.hpp"
 #include "kl/registry.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -90,6 +92,14 @@ TEST(Registry, PerturbationFindingsAreRunnableAndHaveACleanFix) {
       std::vector<std::string> argv = {"run", target};
       argv.insert(argv.end(), f.run_args.begin(), f.run_args.end());
       EXPECT_NO_THROW(kl::cli::parse(argv, specs));
+    }
+    // parse() takes every family's run flags: each one the finding passes must be its family's.
+    const kl::Family& family = kl::find_family(p.variant->family);
+    for (const std::string& arg : f.run_args) {
+      if (arg.rfind("--", 0) != 0) continue;
+      const bool known = std::any_of(family.run_flags.begin(), family.run_flags.end(),
+                                     [&](const kl::cli::FlagSpec& flag) { return "--" + flag.name == arg; });
+      EXPECT_TRUE(known) << f.repro << ": " << p.variant->family << " runs take no " << arg;
     }
   }
   EXPECT_GE(found, 4) << "the four planted cross-block bugs of the perturb tier";

@@ -22,6 +22,20 @@ std::vector<int> spinlock_blocks() {
   return blocks;
 }
 
+// The reusable barriers' runs: one block, a few, and every block the GPU holds (four under a
+// sanitizer), at the smallest, a middle and the largest block; the watchdog stays quiet and every
+// block saw every slot of every round.
+void expect_every_round_held(const std::string& name) {
+  for (const int block : {32, 256, 1024}) {
+    const int capacity = co_resident_capacity(variant(name), block);
+    for (const int blocks : {1, 2, 3, kl::sanitizer_small_mode() ? 4 : capacity}) {
+      const SyncCase c = run(name, {blocks, block});
+      EXPECT_FALSE(c.tripped) << name << ": " << blocks << " blocks of " << block;
+      EXPECT_TRUE(c.result.ok()) << name << ": " << blocks << " blocks of " << block << ": " << c.result.describe();
+    }
+  }
+}
+
 }  // namespace
 
 // The seed's lesson changed with Volta: this case relies on independent thread scheduling.
@@ -131,31 +145,13 @@ TEST(SyncGridBarrierCooperativeRefusal, TheRotatingBarrierAboveCapacityIsRefused
 
 // The reusable barrier, eight rounds: every block sees every block's slot of every round, for one
 // block, a few, and every block the GPU holds, at the smallest, a middle and the largest block.
-TEST(SyncGridBarrierRotating, EveryRoundSeesEverySlotUpToCapacity) {
-  const Variant& v = variant("grid_barrier_rotating");
-  for (const int block : {32, 256, 1024}) {
-    const int capacity = co_resident_capacity(v, block);
-    for (const int blocks : {1, 2, 3, kl::sanitizer_small_mode() ? 4 : capacity}) {
-      const SyncCase c = run("grid_barrier_rotating", {blocks, block});
-      EXPECT_FALSE(c.tripped) << blocks << " blocks of " << block;
-      EXPECT_TRUE(c.result.ok()) << blocks << " blocks of " << block << ": " << c.result.describe();
-    }
-  }
-}
+TEST(SyncGridBarrierRotating, EveryRoundSeesEverySlotUpToCapacity) { expect_every_round_held("grid_barrier_rotating"); }
 
 // Its planted twin (two counters: one is reset while a late block may still spin on it) passes the
 // same runs, here and under all four sanitizers (kl.sync.grid_barrier_early_reset.<tool>); only the
 // perturbation build sees the deadlock (kl.expect.perturb-grid-barrier-early-reset).
 TEST(PlantedSyncEarlyReset, PassesTheRotatingBarriersChecksWithoutPerturbation) {
-  const Variant& v = variant("grid_barrier_early_reset");
-  for (const int block : {32, 256, 1024}) {
-    const int capacity = co_resident_capacity(v, block);
-    for (const int blocks : {1, 2, 3, kl::sanitizer_small_mode() ? 4 : capacity}) {
-      const SyncCase c = run("grid_barrier_early_reset", {blocks, block});
-      EXPECT_FALSE(c.tripped) << blocks << " blocks of " << block;
-      EXPECT_TRUE(c.result.ok()) << blocks << " blocks of " << block << ": " << c.result.describe();
-    }
-  }
+  expect_every_round_held("grid_barrier_early_reset");
 }
 
 // Completes without a tool (synccheck's verdict is kl.expect.sync-divergent-barrier).
