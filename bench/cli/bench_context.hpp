@@ -23,7 +23,6 @@
 #include "kl/registry.hpp"
 #include "kl/timing.hpp"
 
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>

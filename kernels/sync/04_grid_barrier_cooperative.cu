@@ -4,13 +4,10 @@
 // deadlocking. Seed: 004_f92a7ab1d28b5b9a.txt (`deadlockExample`), the grid barrier of 03 fixed.
 #include "launchers.hpp"
 
-#include "kl/device_facts.hpp"
 #include "kl/perturb.cuh"
 #include "kl/watchdog.cuh"
 
 #include <cooperative_groups.h>
-
-#include <string>
 
 namespace cg = cooperative_groups;
 
@@ -39,23 +36,7 @@ __global__ void grid_barrier_cooperative(int* seen, unsigned* arrived, WatchdogV
 const void* grid_barrier_cooperative_kernel() { return reinterpret_cast<const void*>(&grid_barrier_cooperative); }
 
 void launch_grid_barrier_cooperative(const Args& args, cudaStream_t stream) {
-  int* seen = args.out;
-  unsigned* arrived = args.arrived;
-  WatchdogView watchdog = args.watchdog;
-  void* params[] = {&seen, &arrived, &watchdog};
-  // The driver, not kernel-lab, decides: the capacity is only computed to explain a refusal.
-  const cudaError_t status =
-      cudaLaunchCooperativeKernel(grid_barrier_cooperative_kernel(), dim3(static_cast<unsigned>(args.shape.blocks)),
-                                  dim3(static_cast<unsigned>(args.shape.block)), params, 0, stream);
-  if (status == cudaErrorCooperativeLaunchTooLarge) {
-    (void)cudaGetLastError();  // not sticky: clear it so the context stays usable
-    throw std::invalid_argument(
-        "sync.grid_barrier_cooperative: cooperative launch of " + std::to_string(args.shape.blocks) +
-        " blocks exceeds the co-resident capacity " +
-        std::to_string(kl::co_resident_capacity(grid_barrier_cooperative_kernel(), args.shape.block)) + " (" +
-        std::to_string(args.shape.block) + " threads per block; cudaErrorCooperativeLaunchTooLarge)");
-  }
-  KL_CUDA_CHECK(status);
+  launch_cooperatively(grid_barrier_cooperative_kernel(), "sync.grid_barrier_cooperative", args, stream);
 }
 
 }  // namespace kl::sync

@@ -15,14 +15,10 @@
 // Seed: 004_f92a7ab1d28b5b9a.txt (`deadlockExample`), the grid barrier of 03 made reusable.
 #include "launchers.hpp"
 
-#include "kl/device_facts.hpp"
 #include "kl/perturb.cuh"
 #include "kl/watchdog.cuh"
 
-#include <cooperative_groups.h>
 #include <cuda/atomic>
-
-#include <string>
 
 namespace kl::sync {
 namespace {
@@ -109,36 +105,17 @@ __global__ void rotating_barrier(int* seen, unsigned* scratch, WatchdogView watc
   if (threadIdx.x == 0) seen[blockIdx.x] = static_cast<int>(fewest);
 }
 
-template <int counters>
-void launch_rotating(const Args& args, cudaStream_t stream, const char* name) {
-  int* seen = args.out;
-  unsigned* scratch = args.arrived;
-  WatchdogView watchdog = args.watchdog;
-  void* params[] = {&seen, &scratch, &watchdog};
-  const void* kernel = reinterpret_cast<const void*>(&rotating_barrier<counters>);
-  const cudaError_t status = cudaLaunchCooperativeKernel(kernel, dim3(static_cast<unsigned>(args.shape.blocks)),
-                                                         dim3(static_cast<unsigned>(args.shape.block)), params, 0, stream);
-  if (status == cudaErrorCooperativeLaunchTooLarge) {
-    (void)cudaGetLastError();  // not sticky: clear it so the context stays usable
-    throw std::invalid_argument(std::string(name) + ": cooperative launch of " + std::to_string(args.shape.blocks) +
-                                " blocks exceeds the co-resident capacity " +
-                                std::to_string(kl::co_resident_capacity(kernel, args.shape.block)) +
-                                " (cudaErrorCooperativeLaunchTooLarge)");
-  }
-  KL_CUDA_CHECK(status);
-}
-
 }  // namespace
 
 const void* grid_barrier_rotating_kernel() { return reinterpret_cast<const void*>(&rotating_barrier<3>); }
 const void* grid_barrier_early_reset_kernel() { return reinterpret_cast<const void*>(&rotating_barrier<2>); }
 
 void launch_grid_barrier_rotating(const Args& args, cudaStream_t stream) {
-  launch_rotating<3>(args, stream, "sync.grid_barrier_rotating");
+  launch_cooperatively(grid_barrier_rotating_kernel(), "sync.grid_barrier_rotating", args, stream);
 }
 
 void launch_grid_barrier_early_reset(const Args& args, cudaStream_t stream) {
-  launch_rotating<2>(args, stream, "sync.grid_barrier_early_reset");
+  launch_cooperatively(grid_barrier_early_reset_kernel(), "sync.grid_barrier_early_reset", args, stream);
 }
 
 }  // namespace kl::sync

@@ -99,8 +99,7 @@ TEST(BasicsPairwise, EveryCleanKernelOnEveryPairOfEdges) {
     kl::pairwise::check_every_pair(v.info.name, dims, [&v](const kl::pairwise::Values& x) {
       const Shape shape = shape_of(v, x);
       const auto offset = static_cast<int>(x["output offset"]);
-      if (!v.supports(shape))
-        RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + v.unsupported(shape));
+      kl::pairwise::require_declared_shape(v, shape);
       const auto seed = *rc::gen::arbitrary<std::uint64_t>().as("data seed");
       const CaseResult r = run_case(v, shape, make_inputs(v.kernel, shape, seed), offset);
       if (!r.ok()) RC_FAIL(v.info.id() + " at output offset " + std::to_string(offset) + ": " + r.describe());

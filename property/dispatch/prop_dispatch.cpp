@@ -46,8 +46,7 @@ TEST(DispatchPairwise, EveryKernelOnEveryPairOfEdges) {
     const Variant& v = variant(name);
     kl::pairwise::check_every_pair(name, edges_for(v), [&v](const kl::pairwise::Values& x) {
       const Shape shape = shape_of(v, x);
-      if (!v.supports(shape))
-        RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + v.unsupported(shape));
+      kl::pairwise::require_declared_shape(v, shape);
       const CoordsCase c = run_case(v, shape);
       if (!c.result.ok()) RC_FAIL(v.info.id() + ": " + c.result.describe());
     });

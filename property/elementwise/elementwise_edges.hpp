@@ -10,15 +10,11 @@
 
 namespace kl::elementwise {
 
-// Whether the variant's rule takes any block, even 0 (the host references: no launch).
-inline bool ignores_the_block(const Variant& v) { return v.supports({1, 0}); }
-
 inline pairwise::Dimensions edges_for(const Variant& v) {
   using namespace kl::pairwise;
   if (v.info.has_findings()) return {};  // planted and flawed variants keep their own properties
   Dimensions dims;
-  if (!ignores_the_block(v))
-    dims.push_back({"block", block_classes([&](int block) { return !refuses_the_block(v.unsupported({1, block})); })});
+  add_block_dimension(dims, [&](int block) { return v.unsupported({1, block}); });
   dims.push_back({"n", count_classes(v.supports({0, 32}) ? 0 : 1)});
   dims.push_back({"out offset", offset_classes()});
   dims.push_back({"input offsets", {named("at out's", 0, 0), named("a shifted 1..3", 1, 3)}});

@@ -58,8 +58,7 @@ TEST(ElementwisePairwise, EveryCleanVariantOnEveryPairOfEdges) {
     const kl::pairwise::Dimensions dims = edges_for(v);
     kl::pairwise::check_every_pair(v.info.name, dims, [&v](const kl::pairwise::Values& x) {
       const Shape shape = shape_of(v, x);
-      if (!v.supports(shape))
-        RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + v.unsupported(shape));
+      kl::pairwise::require_declared_shape(v, shape);
       const auto seed = *rc::gen::arbitrary<std::uint64_t>().as("data seed");
       const CaseResult r = run_case(v, shape, make_inputs(v.op, shape, seed), offsets_of(x));
       if (!r.ok()) RC_FAIL(v.info.id() + ": " + r.describe());

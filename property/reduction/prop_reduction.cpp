@@ -98,8 +98,7 @@ TEST(ReductionPairwise, EveryCleanRungOnEveryPairOfEdges) {
     }
     kl::pairwise::check_every_pair(name, edges_for(v), [&v](const kl::pairwise::Values& x) {
       const Shape shape = shape_of(v, x);
-      if (!v.supports(shape))
-        RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + v.unsupported(shape));
+      kl::pairwise::require_declared_shape(v, shape);
       const auto offset = static_cast<int>(x["input offset"]);
       const Inputs in = make_inputs(shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"), float_data_of(x));
       const CaseResult r = run_case(v, shape, in, oracle(shape.dtype, in), nullptr, offset);

@@ -11,9 +11,6 @@
 
 namespace kl::reduction {
 
-// Whether the variant's rule takes any block, even 0 (CUB chooses its own launch).
-inline bool ignores_the_block(const Variant& v) { return v.supports({1, 0, Dtype::i32}); }
-
 // The data classes, in their dimension's order.
 enum class Data { int_values, float_exact_integers, float_rounding };
 
@@ -23,9 +20,7 @@ inline pairwise::Dimensions edges_for(const Variant& v) {
   Dimensions dims;
   // A rung that does not apply on this GPU still declares its blocks: its rule checks the block
   // first (refuses_the_block tells that message from the GPU's).
-  if (!ignores_the_block(v))
-    dims.push_back(
-        {"block", block_classes([&](int block) { return !refuses_the_block(v.unsupported({1, block, Dtype::i32})); })});
+  add_block_dimension(dims, [&](int block) { return v.unsupported({1, block, Dtype::i32}); });
   dims.push_back({"n", count_classes(0)});
   dims.push_back({"data",
                   {named("int", 0, 0), named("float exact", 1, 1), named("float rounding", 2, 2)}});

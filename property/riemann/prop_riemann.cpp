@@ -54,8 +54,7 @@ TEST(RiemannPairwise, EveryRungOnEveryPairOfEdges) {
     const Variant& v = variant(name);
     kl::pairwise::check_every_pair(name, edges_for(v), [&v](const kl::pairwise::Values& x) {
       const Shape shape = shape_of(v, x);
-      if (!v.supports(shape))
-        RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + v.unsupported(shape));
+      kl::pairwise::require_declared_shape(v, shape);
       const CheckedSum r = run_case(v, shape, oracle(shape.n));
       if (!r.check.ok()) RC_FAIL(describe(v.info.id(), shape, r));
     });

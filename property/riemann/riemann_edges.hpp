@@ -8,15 +8,11 @@
 
 namespace kl::riemann {
 
-// Whether the variant's rule takes any block, even 0 (the CPU left sum: no launch).
-inline bool ignores_the_block(const Variant& v) { return v.supports({1, 0}); }
-
 inline pairwise::Dimensions edges_for(const Variant& v) {
   using namespace kl::pairwise;
   if (v.info.has_findings()) return {};  // planted and flawed variants keep their own properties
   Dimensions dims;
-  if (!ignores_the_block(v))
-    dims.push_back({"block", block_classes([&](int block) { return !refuses_the_block(v.unsupported({1, block})); })});
+  add_block_dimension(dims, [&](int block) { return v.unsupported({1, block}); });
   dims.push_back({"n", count_classes(1)});
   return dims;
 }

@@ -242,6 +242,22 @@ std::vector<EdgeClass> offset_classes();
 // ..."), as opposed to n, or the GPU it runs on.
 inline bool refuses_the_block(const std::string& why) { return why.rfind("block size", 0) == 0; }
 
+// Fails the case (never discards it) when a row drew a shape the variant's rule refuses: the
+// declaration reaches past the rule.
+template <class Variant, class Shape>
+void require_declared_shape(const Variant& v, const Shape& shape) {
+  if (const std::string why = v.unsupported(shape); !why.empty())
+    RC_FAIL("the declaration drew a shape " + v.info.id() + " refuses: " + why);
+}
+
+// A 1-D variant's "block" dimension, added to `dims` unless its rule takes any block, even 0 (a
+// host reference or a library that picks its own launch). `rule(block)` is the rule's message
+// for one element in blocks of that size ("" when it takes the shape).
+inline void add_block_dimension(Dimensions& dims, const std::function<std::string(int)>& rule) {
+  if (rule(0).empty()) return;
+  dims.push_back({"block", block_classes([&](int block) { return !refuses_the_block(rule(block)); })});
+}
+
 // Whether a variant's rule says it does not apply on this GPU (reduction rung 10 below CC 9.0).
 inline bool does_not_apply(const std::string& why) { return why.find("does not apply") != std::string::npos; }
 
