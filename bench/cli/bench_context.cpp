@@ -164,13 +164,6 @@ BenchCheck RunValidator::operator()() {
   return result;
 }
 
-std::string UnwrittenScan::describe() const {
-  if (count == 0) return "every element written";
-  std::string text = "unwritten (still poisoned) at";
-  for (std::size_t i = 0; i < first.size(); ++i) text += (i == 0 ? " " : ", ") + std::to_string(first[i]);
-  return text + (count > first.size() ? ", ... (" + std::to_string(count) + " in all)" : "");
-}
-
 double Bench::ceiling(const std::string& name, const std::string& metric, const std::string& how,
                       const std::function<double()>& measure) {
   for (const bench::Ceiling& c : ceilings_)

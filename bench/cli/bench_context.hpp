@@ -168,15 +168,6 @@ class InputsBySize {
 // int output of the bench can equal), so an unwritten output fails its check.
 void poison_words(void* data, std::size_t words, cudaStream_t stream);
 
-// The elements of a downloaded output that still hold poison_words' pattern: never written.
-struct UnwrittenScan {
-  std::size_t count = 0;
-  std::vector<std::size_t> first;  // the first few indices, ascending
-  std::string describe() const;    // "unwritten (still poisoned) at i, j, ... (N in all)"
-};
-template <class T>
-UnwrittenScan scan_unwritten(const std::vector<T>& output, std::size_t keep = max_reported_mismatches);
-
 // `reps` timed runs, each followed by its check (untimed); the times in order. Throws
 // std::runtime_error naming the case and the first run whose output fails ("timed run 3 of 50").
 std::vector<double> checked_repetitions(const BenchCase& c, int reps, const std::function<double()>& timed_run,
@@ -238,20 +229,6 @@ std::string skip_reason_of(const VariantInfo& info);
 std::vector<BenchCase> at_swept_sizes(const std::vector<BenchCase>& cases, int max_reps);
 // The n a case times: `bench_n` at the family's bench size, else the n its size tag names.
 std::int64_t case_size(const BenchCase& c, std::int64_t bench_n);
-
-template <class T>
-UnwrittenScan scan_unwritten(const std::vector<T>& output, std::size_t keep) {
-  // poison_words writes 4-byte words, so only 4-byte elements can hold its pattern whole.
-  static_assert(sizeof(T) == sizeof(GuardPatterns<4>::Word) && std::is_trivially_copyable_v<T>);
-  UnwrittenScan scan;
-  for (std::size_t i = 0; i < output.size(); ++i) {
-    GuardPatterns<4>::Word bits;
-    std::memcpy(&bits, &output[i], sizeof bits);
-    if (bits != GuardPatterns<4>::poison) continue;
-    if (scan.count++ < keep) scan.first.push_back(i);
-  }
-  return scan;
-}
 
 template <class V>
 std::vector<BenchCase> cases_of(const std::string& family, std::span<const V> table,

@@ -7,19 +7,19 @@
 // bench: matmul in TFLOPS at 4096^3 against cuBLAS SGEMM measured here, and the SGEMM ladder
 // over a sweep of shapes against cuBLAS on each; GemmEx FP16 against the tensor-core roof, and
 // the tensor-core ladder at 4096^3 and 8192^3 against GemmEx on each.
-// Outputs are checked on 16 whole
-// rows and 16 whole columns of C (the full double oracle of a 4096^3 product would take minutes
-// on the host), and all of C is scanned for unwritten elements. Every timed run's C is compared
-// with the last one that passed, byte for byte, and checked again whenever it differs
-// (Bench::validated_timing).
+// The bench's inputs are
+// generated on the GPU (fill_device_inputs) and every element of C is checked there against the
+// FP64 device oracle (kl/matmul_oracle.hpp), computed once per shape and precision; nothing is
+// downloaded unless a check fails. Every timed run's C is compared with the last one that passed,
+// byte for byte, and checked again whenever it differs (Bench::validated_timing).
 #include "family.hpp"
 #include "bench_context.hpp"
 #include "run_support.hpp"
-#include "sampled_product.hpp"
 
 #include "core/sgemm_ladder.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/matmul.hpp"
+#include "kl/matmul_oracle.hpp"
 
 #include <iomanip>
 #include <ostream>
@@ -63,9 +63,8 @@ int run_matmul(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) 
       << " seed=" << seed << "\n";
   const matmul::Inputs in = matmul::make_inputs(shape, matmul::Data::random, seed);
   const CaseResult r = matmul::run_case(v, shape, in);
-  if (shape.m * shape.n * shape.k > matmul::full_check_limit)
-    out << "check: sampled " << matmul::sampled_lines << " whole rows and " << matmul::sampled_lines
-        << " whole columns of C against the double oracle (" << r.checked << " elements)\n";
+  out << "check: every element of C (" << r.checked << ") against the double oracle "
+      << (matmul::host_oracle_takes(shape) ? "on the host" : "on the GPU") << "\n";
   print_check(out, r);
   if (!r.ok()) return 1;
 
@@ -103,31 +102,27 @@ std::string cube_text(std::int64_t n, const char* precision) {
 struct MatmulInputs {
   bool ready = false;
   matmul::Shape shape;
-  matmul::Inputs host;
   DeviceBuffer<float> a, b, c;
-  std::map<matmul::InputPrecision, std::vector<ExpectedElement>> expected;
+  std::map<matmul::InputPrecision, matmul::DeviceReference> reference;
 
+  // Seeded uniform inputs in [-1, 1), written on the GPU: no host oracle reads them.
   void build(const matmul::Shape& s) {
     if (ready) return;
     shape = s;
-    host = matmul::make_inputs(shape, matmul::Data::random, bench_seed);
-    a = DeviceBuffer<float>(std::span<const float>(host.a));
-    b = DeviceBuffer<float>(std::span<const float>(host.b));
+    a = DeviceBuffer<float>(static_cast<std::size_t>(shape.m * shape.k));
+    b = DeviceBuffer<float>(static_cast<std::size_t>(shape.k * shape.n));
     c = DeviceBuffer<float>(static_cast<std::size_t>(shape.m * shape.n));
+    matmul::fill_device_inputs(a.data(), a.size(), matmul::Data::random, bench_seed);
+    matmul::fill_device_inputs(b.data(), b.size(), matmul::Data::random, bench_seed + 1);
     ready = true;
   }
 
-  // The sampled oracle of the inputs the variant multiplies (FP16-rounded for GemmEx).
-  const std::vector<ExpectedElement>& expected_for(matmul::InputPrecision p) {
-    auto it = expected.find(p);
-    if (it != expected.end()) return it->second;
-    std::vector<float> a_in = host.a, b_in = host.b;
-    if (p == matmul::InputPrecision::fp16) {
-      for (float& x : a_in) x = matmul::round_to_fp16(x);
-      for (float& x : b_in) x = matmul::round_to_fp16(x);
-    }
-    auto bound = [p](std::int64_t terms, double abs_sum) { return matmul::element_bound(terms, p, abs_sum); };
-    return expected[p] = sampled_product<double>(a_in, b_in, shape.m, shape.n, shape.k, bound);
+  // The FP64 oracle of every element for the inputs the variant multiplies (FP16-rounded for
+  // GemmEx and the tensor-core rungs), computed once.
+  const matmul::DeviceReference& reference_for(matmul::InputPrecision p) {
+    auto it = reference.find(p);
+    if (it != reference.end()) return it->second;
+    return reference[p] = matmul::device_reference(a.data(), b.data(), nullptr, shape, p);
   }
 };
 
@@ -176,10 +171,10 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
   // Setup is not the kernel's cost: B transposed (uncoalesced) or A and B in FP16 (GemmEx) are
   // staged once here, and only the kernel is timed.
   v.stage_inputs(args);
-  const std::vector<ExpectedElement>& want = in.expected_for(v.precision);
+  const matmul::DeviceReference& want = in.reference_for(v.precision);
   const TimingSummary t = ctx.validated_timing(
       c, [&](cudaStream_t s) { poison_words(in.c.data(), in.c.size(), s); },
-      [&](cudaStream_t s) { v.launch_kernel(args, s); }, [&] { return check_product(in.c.download(), want); },
+      [&](cudaStream_t s) { v.launch_kernel(args, s); }, [&] { return BenchCheck{matmul::compare_on_device(in.c.data(), want)}; },
       output_bytes(in.c));
 
   const bool tensor = v.precision == matmul::InputPrecision::fp16;

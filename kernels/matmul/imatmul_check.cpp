@@ -10,7 +10,7 @@ namespace kl::imatmul {
 
 Inputs make_inputs(const Shape& shape, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<std::int32_t> dist(-100, 100);
+  std::uniform_int_distribution<std::int32_t> dist(-max_abs_input, max_abs_input);
   const auto count = static_cast<std::size_t>(std::max<std::int64_t>(shape.n * shape.n, 0));
   Inputs in{std::vector<std::int32_t>(count), std::vector<std::int32_t>(count)};
   for (auto& x : in.a) x = dist(rng);

@@ -5,7 +5,6 @@
 #include "cli.hpp"
 #include "family.hpp"
 #include "core/gates.hpp"
-#include "sampled_product.hpp"
 
 #include "kl/matmul.hpp"
 #include "kl/registry.hpp"
@@ -202,26 +201,6 @@ TEST(BenchConsistency, GatesFileNamesOnlyBenchedResults) {
   };
   EXPECT_TRUE(has_section("sm_90"));
   EXPECT_TRUE(has_section("gpu NVIDIA H100 80GB HBM3"));
-}
-
-// The bench's sampled oracle and matmul's sampled check compare the same rows and columns, and
-// its cache-friendly product equals the per-element oracle on them.
-TEST(BenchSampledProduct, SameLinesAndValuesAsTheMatmulOracle) {
-  const std::vector<std::int64_t> lines = kl::matmul::sampled_lines_of(4096);
-  ASSERT_EQ(lines.size(), static_cast<std::size_t>(kl::matmul::sampled_lines));
-  EXPECT_EQ(lines.front(), 0);
-  EXPECT_EQ(lines.back(), 4095);
-  EXPECT_EQ(kl::matmul::sampled_lines_of(5), (std::vector<std::int64_t>{0, 1, 2, 3, 4}));
-
-  const kl::matmul::Shape shape{40, 37, 23, false};
-  const kl::matmul::Inputs in = kl::matmul::make_inputs(shape, kl::matmul::Data::small_integers, 7);
-  const auto want = kl::cli::sampled_product<double>(in.a, in.b, shape.m, shape.n, shape.k,
-                                                     [](std::int64_t, double) { return 0.0; });
-  for (const kl::cli::ExpectedElement& e : want) {
-    const auto i = static_cast<std::int64_t>(e.index) / shape.n, j = static_cast<std::int64_t>(e.index) % shape.n;
-    EXPECT_EQ(e.value, kl::matmul::oracle_element(in, shape, kl::matmul::InputPrecision::fp32, i, j).value)
-        << i << "," << j;
-  }
 }
 
 // One summary of per-run times serves `kernel-lab run` and the bench.

@@ -1,7 +1,5 @@
-// The bench's validation, on the host: the scan for unwritten (still poisoned) elements that
-// completes matmul's sampled check, and the rule that every timed run's output is checked.
+// The bench's validation, on the host: the rule that every timed run's output is checked.
 #include "bench_context.hpp"
-#include "sampled_product.hpp"
 
 #include "kl/guarded_buffer.hpp"
 
@@ -15,69 +13,9 @@
 
 namespace {
 
-// What poison_words leaves in an element the kernel never wrote.
-template <class T>
-T poison() {
-  return std::bit_cast<T>(kl::GuardPatterns<4>::poison);
-}
-
-// A written float output whose every value differs from the poison's bits.
-std::vector<float> written(std::size_t n) {
-  std::vector<float> out(n);
-  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<float>(i % 1000) * 0.5f;
-  return out;
-}
-
 const kl::cli::BenchCase matmul_case{"matmul", "tiled_16", "", "", "", 0};
 
 }  // namespace
-
-TEST(BenchUnwritten, FindsAPoisonedElementAtTheStartTheMiddleAndTheEnd) {
-  constexpr std::size_t n = 1001;
-  for (const std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
-    std::vector<float> out = written(n);
-    out[at] = poison<float>();
-    const kl::cli::UnwrittenScan scan = kl::cli::scan_unwritten(out);
-    EXPECT_EQ(scan.count, 1u) << at;
-    EXPECT_EQ(scan.first, std::vector<std::size_t>{at});
-    EXPECT_NE(scan.describe().find(std::to_string(at)), std::string::npos) << scan.describe();
-  }
-}
-
-TEST(BenchUnwritten, PassesAFullyWrittenOutputEvenWithOrdinaryNaNs) {
-  std::vector<float> out = written(4096);
-  out[7] = std::bit_cast<float>(0x7FC00000u);  // the quiet NaN arithmetic produces is not the poison
-  const kl::cli::UnwrittenScan scan = kl::cli::scan_unwritten(out);
-  EXPECT_EQ(scan.count, 0u);
-  EXPECT_TRUE(scan.first.empty());
-}
-
-TEST(BenchUnwritten, KeepsTheFirstFewIndicesAndCountsThemAll) {
-  std::vector<std::int32_t> out(100, 3);
-  for (std::size_t i = 10; i < 60; i += 5) out[i] = poison<std::int32_t>();  // the int sentinel
-  const kl::cli::UnwrittenScan scan = kl::cli::scan_unwritten(out, 3);
-  EXPECT_EQ(scan.count, 10u);
-  EXPECT_EQ(scan.first, (std::vector<std::size_t>{10, 15, 20}));
-  EXPECT_EQ(scan.describe(), "unwritten (still poisoned) at 10, 15, 20, ... (10 in all)");
-}
-
-// At the bench's size (C of a 4096^3 product) an element outside the 16 sampled rows and
-// columns that the kernel never wrote fails the check, which names it; the sample alone passes.
-TEST(BenchUnwritten, MatmulCheckFindsWhatTheSampleCannotSee) {
-  constexpr std::int64_t n = 4096;
-  std::vector<float> c = written(static_cast<std::size_t>(n * n));
-  const std::size_t last = static_cast<std::size_t>(n * n - 1);
-  const std::vector<kl::cli::ExpectedElement> sample = {{0, c[0], 0}, {last, c[last], 0}};
-  ASSERT_TRUE(kl::cli::check_product(c, sample).ok());
-
-  const std::size_t hidden = static_cast<std::size_t>(n * n / 2 + 1);  // between sampled lines
-  c[hidden] = poison<float>();
-  ASSERT_TRUE(kl::cli::compare_sampled(c, sample).ok()) << "the sample alone must miss it for this test to mean much";
-  const kl::cli::BenchCheck check = kl::cli::check_product(c, sample);
-  EXPECT_FALSE(check.ok());
-  EXPECT_EQ(check.result.guards.unwritten, 1u);
-  EXPECT_NE(check.describe().find("at " + std::to_string(hidden)), std::string::npos) << check.describe();
-}
 
 TEST(BenchRepetitions, EveryTimedRunIsCheckedAfterItRan) {
   std::vector<std::string> order;

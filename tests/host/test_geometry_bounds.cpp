@@ -102,24 +102,26 @@ TEST(Dispatch, FormatsBothSeedOrders) {
   EXPECT_EQ(kl::dispatch::format_coords(coords, 2, 2, kl::dispatch::Order::row_col), "(0,0) (0,1)\n(1,0) (1,1)\n");
 }
 
-// The oracle computed once for many variants is the one run_case computes for itself: element
-// for element in checked_elements order, on a full-check shape and on a sampled one; and a list
-// of the wrong length is refused before anything runs.
-TEST(Oracles, MatmulExpectedElementsFollowCheckedElements) {
-  for (const kl::matmul::Shape shape : {kl::matmul::Shape{7, 5, 3}, kl::matmul::Shape{600, 520, 513}}) {
+// The oracle computed once for many variants is the one run_case computes for itself: every
+// element of C in row-major order, on shapes the host oracle takes (larger ones take the device
+// oracle, compared with this one in kl.matmul.unit); and a list of the wrong length is refused
+// before anything runs.
+TEST(Oracles, MatmulExpectedElementsCoverEveryElementInOrder) {
+  for (const kl::matmul::Shape shape : {kl::matmul::Shape{7, 5, 3}, kl::matmul::Shape{600, 520, 430, true}}) {
+    ASSERT_TRUE(kl::matmul::host_oracle_takes(shape));
     const kl::matmul::Inputs in = kl::matmul::make_inputs(shape, kl::matmul::Data::random, 3);
-    const std::vector<std::size_t> compared = kl::matmul::checked_elements(shape);
     for (const auto precision : {kl::matmul::InputPrecision::fp32, kl::matmul::InputPrecision::fp16}) {
       const std::vector<kl::matmul::Expected> expected = kl::matmul::expected_elements(in, shape, precision);
-      ASSERT_EQ(expected.size(), compared.size());
-      for (std::size_t e = 0; e < compared.size(); e += 97) {
-        const auto i = static_cast<std::int64_t>(compared[e]) / shape.n, j = static_cast<std::int64_t>(compared[e]) % shape.n;
+      ASSERT_EQ(expected.size(), static_cast<std::size_t>(shape.m * shape.n));
+      for (std::size_t e = 0; e < expected.size(); e += 97) {
+        const auto i = static_cast<std::int64_t>(e) / shape.n, j = static_cast<std::int64_t>(e) % shape.n;
         const kl::matmul::Expected want = kl::matmul::oracle_element(in, shape, precision, i, j);
         EXPECT_EQ(expected[e].value, want.value);
         EXPECT_EQ(expected[e].bound, want.bound);
       }
     }
   }
+  EXPECT_FALSE(kl::matmul::host_oracle_takes({600, 520, 513}));
   const kl::matmul::Shape shape{4, 4, 4};
   const kl::matmul::Inputs in = kl::matmul::make_inputs(shape, kl::matmul::Data::random, 3);
   EXPECT_THROW(kl::matmul::run_case(kl::matmul::variants().front(), shape, in, std::vector<kl::matmul::Expected>(15)),

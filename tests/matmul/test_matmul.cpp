@@ -2,7 +2,9 @@
 // tiles, cuBLAS's row-major mapping on non-square shapes, bias, shape rules, the tensor-core
 // rungs at their tile edges, and the planted missing barrier.
 #include "kl/device_facts.hpp"
+#include "kl/guarded_buffer.hpp"
 #include "kl/matmul.hpp"
+#include "kl/matmul_oracle.hpp"
 #include "kl/test_env.hpp"
 
 #include <gtest/gtest.h>
@@ -192,9 +194,8 @@ TEST(MatmulTensorCores, EveryRungIsExactAndWithinTheBoundAtTileEdges) {
       std::vector<float> got;
       const CaseResult r = run_case(v, shape, exact, exact_want, &got);
       EXPECT_TRUE(r.ok()) << where << ": " << r.describe();
-      const std::vector<std::size_t> compared = checked_elements(shape);
       std::size_t inexact = 0;
-      for (std::size_t e = 0; e < compared.size(); ++e) inexact += static_cast<double>(got[compared[e]]) != exact_want[e].value;
+      for (std::size_t e = 0; e < exact_want.size(); ++e) inexact += static_cast<double>(got[e]) != exact_want[e].value;
       EXPECT_EQ(inexact, 0u) << where << ": small integers must be bit-exact";
       const CaseResult rr = run_case(v, shape, random, random_want);
       EXPECT_TRUE(rr.ok()) << where << ": " << rr.describe();
@@ -243,4 +244,120 @@ TEST(PlantedMatmulMissingSync, WritesEveryElementAndRecordsWhetherTheRaceCorrupt
   }
   RecordProperty("mismatches", static_cast<int>(total));
   std::cout << "tiled_missing_second_sync 256^3 x 5 seeds: " << total << " elements outside the bound\n";
+}
+
+// ---- The FP64 device oracle (kl/matmul_oracle.hpp): every element of every shape checked.
+
+namespace {
+
+struct DeviceInputs {
+  kl::DeviceBuffer<float> a, b, bias;
+  DeviceInputs(const Inputs& in)
+      : a(std::span<const float>(in.a)), b(std::span<const float>(in.b)), bias(std::span<const float>(in.bias)) {}
+};
+
+double fp64_gamma(std::int64_t terms) {
+  const double ku = static_cast<double>(terms) * 0x1p-53;
+  return ku / (1.0 - ku);
+}
+
+}  // namespace
+
+// On shapes the host oracle takes too (tile edges, a bias, one element, k = 1), the device
+// oracle's value is the host's within both oracles' FP64 rounding, exactly on small integers, and
+// its bound is the host's, widened by no more than that rounding.
+TEST(MatmulDeviceOracle, AgreesWithTheHostOracle) {
+  const std::vector<Shape> shapes = {{1, 1, 1}, {7, 5, 1}, {33, 65, 17, true}, {129, 257, 65}, {64, 48, 300, true}};
+  for (const Shape& shape : shapes)
+    for (const Data data : {Data::random, Data::small_integers})
+      for (const InputPrecision p : {InputPrecision::fp32, InputPrecision::fp16}) {
+        const Inputs in = make_inputs(shape, data, 21);
+        const DeviceInputs dev(in);
+        const DeviceReference ref = device_reference(dev.a.data(), dev.b.data(), dev.bias.data(), shape, p);
+        const std::vector<double> value = ref.value.download(), bound = ref.bound.download();
+        ASSERT_EQ(value.size(), static_cast<std::size_t>(shape.m * shape.n));
+        const double g64 = fp64_gamma(shape.k + 2);
+        for (std::int64_t i = 0; i < shape.m; ++i)
+          for (std::int64_t j = 0; j < shape.n; ++j) {
+            const auto e = static_cast<std::size_t>(i * shape.n + j);
+            const Expected host = oracle_element(in, shape, p, i, j);
+            const double magnitude = host.bound / element_bound(shape.k + (shape.bias ? 1 : 0), p, 1.0);
+            if (data == Data::small_integers)
+              ASSERT_EQ(value[e], host.value) << "m=" << shape.m << " n=" << shape.n << " k=" << shape.k << " at " << e;
+            else
+              ASSERT_LE(std::fabs(value[e] - host.value), 2 * g64 * magnitude) << "at " << e;
+            ASSERT_GE(bound[e], host.bound) << "at " << e;
+            ASSERT_LE(bound[e], host.bound * (1 + 1e-8) + 1e-300) << "at " << e;
+          }
+      }
+}
+
+namespace {
+
+// C from variant `name` on seeded device inputs of `shape`, then one 128x128 tile at (tile_row,
+// tile_col) moved 1.5 bounds away from the oracle: the device check passes the untouched C and
+// rejects the tile, every one of its elements, naming its first element first.
+void expect_wrong_tile_rejected(const std::string& name, const Shape& shape, std::int64_t tile_row,
+                                std::int64_t tile_col) {
+  constexpr std::int64_t tile = 128;
+  const Variant& v = variant(name);
+  ASSERT_TRUE(v.supports(shape)) << v.unsupported(shape);
+  kl::DeviceBuffer<float> a(static_cast<std::size_t>(shape.m * shape.k)), b(static_cast<std::size_t>(shape.k * shape.n));
+  kl::DeviceBuffer<float> c(static_cast<std::size_t>(shape.m * shape.n));
+  fill_device_inputs(a.data(), a.size(), Data::random, 5);
+  fill_device_inputs(b.data(), b.size(), Data::random, 6);
+  v.launch({a.data(), b.data(), nullptr, c.data(), shape});
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const DeviceReference ref = device_reference(a.data(), b.data(), nullptr, shape, v.precision);
+  const CaseResult clean = compare_on_device(c.data(), ref);
+  EXPECT_TRUE(clean.ok()) << name << ": " << clean.describe();
+  EXPECT_EQ(clean.checked, static_cast<std::size_t>(shape.m * shape.n));
+
+  // The tile, its oracle and its bounds, 128 rows of 128 elements each.
+  const std::size_t first = static_cast<std::size_t>(tile_row * tile * shape.n + tile_col * tile);
+  const std::size_t pitch = static_cast<std::size_t>(shape.n);
+  std::vector<float> got(tile * tile);
+  std::vector<double> want(tile * tile), bound(tile * tile);
+  ASSERT_EQ(cudaMemcpy2D(want.data(), tile * sizeof(double), ref.value.data() + first, pitch * sizeof(double),
+                         tile * sizeof(double), tile, cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy2D(bound.data(), tile * sizeof(double), ref.bound.data() + first, pitch * sizeof(double),
+                         tile * sizeof(double), tile, cudaMemcpyDeviceToHost), cudaSuccess);
+  for (std::size_t e = 0; e < got.size(); ++e) got[e] = static_cast<float>(want[e] + 1.5 * bound[e] + 1e-3);
+  ASSERT_EQ(cudaMemcpy2D(c.data() + first, pitch * sizeof(float), got.data(), tile * sizeof(float), tile * sizeof(float),
+                         tile, cudaMemcpyHostToDevice), cudaSuccess);
+  const CaseResult wrong = compare_on_device(c.data(), ref);
+  EXPECT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.mismatch_count, static_cast<std::size_t>(tile * tile)) << wrong.describe();
+  ASSERT_FALSE(wrong.mismatches.empty());
+  EXPECT_EQ(wrong.mismatches.front().index, first) << wrong.describe();
+  EXPECT_EQ(wrong.mismatches.size(), kl::max_reported_mismatches);
+  EXPECT_EQ(wrong.mismatches.back().index, first + kl::max_reported_mismatches - 1) << "lowest indices first";
+}
+
+}  // namespace
+
+// The bench's shapes: at 8192^3 (GemmEx, the tensor-core ladder's large shape) a tile in the
+// middle of C, and at 4096^3 (the SGEMM ladder) a tile that exists only beyond side 2048, where no
+// test shape reaches; under a sanitizer, one shape just past the host oracle's limit.
+TEST(MatmulDeviceOracle, OneWrongTileIsRejectedAtTheBenchShapes) {
+  if (kl::sanitizer_small_mode()) {
+    expect_wrong_tile_rejected("tuned", {640, 640, 384}, 2, 3);
+    return;
+  }
+  expect_wrong_tile_rejected("cublas_gemmex_fp16", {8192, 8192, 8192}, 37, 45);
+  expect_wrong_tile_rejected("tuned", {4096, 4096, 4096}, 20, 27);
+}
+
+// An output the variant never wrote (the poison, a NaN) fails the device check.
+TEST(MatmulDeviceOracle, AnUnwrittenOutputFails) {
+  const Shape shape{600, 520, 513};
+  kl::DeviceBuffer<float> a(static_cast<std::size_t>(shape.m * shape.k)), b(static_cast<std::size_t>(shape.k * shape.n));
+  fill_device_inputs(a.data(), a.size(), Data::small_integers, 8);
+  fill_device_inputs(b.data(), b.size(), Data::small_integers, 9);
+  kl::GuardedBuffer<float> c(static_cast<std::size_t>(shape.m * shape.n));
+  c.poison();
+  const DeviceReference ref = device_reference(a.data(), b.data(), nullptr, shape, InputPrecision::fp32);
+  const CaseResult r = compare_on_device(c.data(), ref);
+  EXPECT_EQ(r.mismatch_count, static_cast<std::size_t>(shape.m * shape.n));
+  EXPECT_TRUE(std::isnan(r.mismatches.front().got));
 }

@@ -76,22 +76,15 @@ double element_bound(std::int64_t terms, InputPrecision precision, double abs_su
 // The whole product in double (seeds 000/003 triple loop, seed 001's bias accumulator).
 std::vector<double> oracle(const Inputs& in, const Shape& shape);
 
-// Outputs up to this many multiply-adds (m*n*k) are checked in full against the oracle; above
-// it a sample of whole rows and whole columns is (CaseResult::checked says how many).
-// 2^27 = 512^3: the normal tier's shapes are checked in full; the slow tier's (sides past 512)
-// and the bench's 4096^3 on samples, since a full double oracle there costs seconds to minutes.
-inline constexpr std::int64_t full_check_limit = std::int64_t{1} << 27;
-inline constexpr int sampled_lines = 16;
-// The sampled_lines rows (or columns) of an extent that a sampled check compares: evenly spread,
-// first and last included, no repeats.
-std::vector<std::int64_t> sampled_lines_of(std::int64_t extent);
-// The row-major indices of C that a check compares: all of them up to full_check_limit, else
-// every element of sampled_lines whole rows and whole columns (evenly spread, ends included).
-std::vector<std::size_t> checked_elements(const Shape& shape);
+// Every element of C is checked, at every size. Products up to this many multiply-adds (m*n*k)
+// take the double oracle on the host (oracle_element: independent of the GPU, and what host tests
+// can run); larger ones the FP64 oracle on the GPU (kl/matmul_oracle.hpp: cuBLAS DGEMM for the
+// value and for sum|a||b|), which takes milliseconds where the host would take minutes.
+inline constexpr std::int64_t host_oracle_limit = std::int64_t{1} << 27;
+bool host_oracle_takes(const Shape& shape);
 
-// The oracle of every element a check compares, in checked_elements(shape) order. Computed once,
-// it serves every variant that multiplies inputs of that precision (the double oracle is the
-// cost of a check: O(m n k) on the host, against microseconds on the GPU).
+// The oracle of every element of C (row-major), computed once so that it serves every variant
+// that multiplies inputs of that precision. Needs a GPU above host_oracle_limit.
 std::vector<Expected> expected_elements(const Inputs& in, const Shape& shape, InputPrecision precision);
 
 // Uploads exact-size inputs, poisons a guarded output, launches, checks the guards and the
@@ -133,7 +126,9 @@ inline const Variant& variant(std::string_view name) { return find_variant(varia
 struct Inputs {
   std::vector<std::int32_t> a, b;
 };
-// Integers in [-100, 100] (never all zero): |c| <= 10^4 * n fits int32 for n <= 2^17.
+// Integers in [-max_abs_input, max_abs_input] (never all zero): |c| <= 10^4 * n fits int32 for
+// n <= 2^17.
+inline constexpr std::int32_t max_abs_input = 100;
 Inputs make_inputs(const Shape& shape, std::uint64_t seed);
 // Exact in int64.
 std::vector<std::int64_t> oracle(const Inputs& in, const Shape& shape);

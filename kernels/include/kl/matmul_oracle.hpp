@@ -1,0 +1,51 @@
+// The FP64 oracle of every element of a product, computed on the GPU (cuBLAS DGEMM), with the
+// per-element bound computed there too, and the comparison of a device output against it that
+// downloads only what it reports. Host-only header; kernels/matmul/device_oracle.cu.
+//
+// The host oracle (matmul::oracle_element) costs O(m n k) on the CPU: seconds at 1024^3, minutes
+// at 8192^3. On the GPU the value and |A||B| are two DGEMMs (milliseconds at 8192^3), so no
+// check needs to sample: every element of every shape is compared, the bench's included.
+#pragma once
+
+#include "kl/case_result.hpp"
+#include "kl/device_buffer.hpp"
+#include "kl/matmul.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace kl::matmul {
+
+// value[i*n + j] = sum_k a_ik b_kj (+ bias_j), in FP64; bound[i*n + j] the error an FP32 variant
+// may make there (element_bound of the inputs' |products|), widened by the FP64 oracle's own
+// rounding so that a correct variant can never fail because of the oracle. Exact products of
+// integers (imatmul, the small-integer mode) have bound 0: every partial sum is an integer below
+// 2^53, which FP64 adds exactly in any order.
+struct DeviceReference {
+  std::int64_t rows = 0, cols = 0;
+  DeviceBuffer<double> value, bound;
+};
+
+// The reference of C = A B (+ bias) for device inputs in the lab's layout (row-major; bias may be
+// nullptr when !shape.bias), of the inputs the variant multiplies: FP16-rounded for
+// InputPrecision::fp16. Synchronises with `stream` before it returns.
+DeviceReference device_reference(const float* a, const float* b, const float* bias, const Shape& shape,
+                                 InputPrecision precision, cudaStream_t stream = nullptr);
+// The exact reference of an int32 product (imatmul's n x n); throws std::invalid_argument when
+// n * max|a| * max|b| could reach 2^53 (not the case for any shape imatmul takes).
+DeviceReference device_reference(const std::int32_t* a, const std::int32_t* b, std::int64_t n,
+                                 std::int32_t max_abs_input, cudaStream_t stream = nullptr);
+
+// Compares every element of a device output with the reference on the GPU: |got - value| <= bound
+// (NaN, the float poison, fails). Only the mismatch count and the lowest mismatching indices
+// (up to max_reported_mismatches of them) come back to the host. `checked` is rows * cols.
+CaseResult compare_on_device(const float* got, const DeviceReference& want, cudaStream_t stream = nullptr);
+CaseResult compare_on_device(const std::int32_t* got, const DeviceReference& want, cudaStream_t stream = nullptr);
+
+// Uniform values in [-1, 1) (Data::random) or integers in [-8, 8] (Data::small_integers), from a
+// counter-based hash of (seed, index): the same numbers for the same seed on every GPU, written on
+// the device, never all zero. For inputs no host oracle reads (the bench's).
+void fill_device_inputs(float* x, std::size_t count, Data data, std::uint64_t seed, cudaStream_t stream = nullptr);
+
+}  // namespace kl::matmul
