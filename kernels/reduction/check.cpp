@@ -23,51 +23,85 @@ std::string to_string(FloatData d) { return d == FloatData::exact_integers ? "ex
 
 namespace {
 
+// Turns negative terms of x[lo, hi) positive, from lo on, until their sum is positive, within
+// `room` more positive mass (a flip adds |x| to it and 2|x| to the sum). Mean-positive data almost
+// never needs a flip; a half that still sums to <= 0 is a generator bug, reported as one.
+template <class T>
+void make_positive_sum(std::vector<T>& x, std::size_t lo, std::size_t hi, double& room) {
+  double sum = 0;
+  for (std::size_t i = lo; i < hi; ++i) sum += static_cast<double>(x[i]);
+  for (std::size_t i = lo; i < hi && sum <= 0; ++i)
+    if (x[i] < 0 && -static_cast<double>(x[i]) <= room) {
+      room += static_cast<double>(x[i]);
+      sum -= 2.0 * static_cast<double>(x[i]);
+      x[i] = -x[i];
+    }
+  if (hi > lo && sum <= 0) throw std::logic_error("reduction inputs: could not make a half's sum positive");
+}
+
+// Nonzero integers in [-7, 7], each half summing to a positive value: a kernel that drops any
+// element, sums one half or nothing is off by at least 1, which the exact check rejects.
 std::vector<int> int_inputs(std::size_t n, std::mt19937_64& rng) {
-  std::uniform_int_distribution<int> dist(-7, 7);
+  std::uniform_int_distribution<int> magnitude(1, 7);
+  std::bernoulli_distribution positive(0.5);
   std::vector<int> x(n);
-  for (int& v : x) v = dist(rng);
-  // Never all zero: a zero sum would hide a kernel that adds nothing.
-  if (n != 0 && x[0] == 0) x[0] = 5;
+  for (int& v : x) v = positive(rng) ? magnitude(rng) : -magnitude(rng);
+  double room = INFINITY;  // int32 holds 7 * 2^28: no mass limit
+  make_positive_sum(x, 0, n / 2, room);
+  make_positive_sum(x, n / 2, n, room);
   return x;
 }
 
-// Makes the sum of x[lo, hi) positive by turning negative terms positive (sum|x| unchanged). With
-// mean 1 the half sums are ~n/2 against a spread of ~sqrt(n), so this almost never changes a term.
-void make_positive_sum(std::vector<float>& x, std::size_t lo, std::size_t hi) {
-  double sum = 0;
-  for (std::size_t i = lo; i < hi; ++i) sum += x[i];
-  for (std::size_t i = lo; i < hi && sum <= 0; ++i)
-    if (x[i] < 0) {
-      sum -= 2.0 * x[i];
-      x[i] = -x[i];
-    }
+// Exactness: every partial sum of any order is a subset sum of the terms, an integer between
+// minus the negative mass and the positive mass; binary32 holds it exactly when both masses are at
+// most 2^24 (Oracle::exact_in_fp32). The negative mass stays 2^20 below that, so inputs that use
+// both masses whole still sum to 2^20.
+constexpr double positive_mass_limit = bounds::fp32_exact_integer_limit;
+constexpr double negative_mass_limit = bounds::fp32_exact_integer_limit - 0x1p20;
+
+// Takes `wanted` of the next `left` items with probability wanted / left each (selection
+// sampling: exactly `wanted` in all, every subset equally likely).
+bool select_next(std::size_t& wanted, std::size_t& left, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> pick(0.0, 1.0);
+  const bool take = pick(rng) * static_cast<double>(left) < static_cast<double>(wanted);
+  --left;
+  if (take) --wanted;
+  return take;
 }
 
-// Integers in [-6, 8]; past n ~ 4*10^6 each term is nonzero with probability p chosen so that
-// sum|x| stays near 0.9 * 2^24 (E|x| = 3.8), and is then capped at 2^24 exactly: every partial sum
-// of every order is an exact binary32 integer. The first and last terms are nonzero (a kernel that
-// drops either is caught) and each half sums to a positive value (a kernel that sums one half is).
+// Exact integer float inputs, every order exact, no zero wherever that is possible:
+//  - up to small_exact_n elements, integers in [-6, 8] without 0 (mean 1): masses <= 8n, 6n;
+//  - beyond, +-1: 55% of the terms +1 (at most 2^24 of them), the rest -1. Each nonzero term takes
+//    at least 1 of the 2^25 - 2^20 mass, so past that many elements no input can be both exact in
+//    every order and free of zeros: exactly that many terms are nonzero, at uniformly chosen
+//    positions that include the first and the last.
+// Each half sums to a positive value.
 std::vector<float> exact_integer_inputs(std::size_t n, std::mt19937_64& rng) {
-  constexpr double mean_abs = 3.8;
-  const double p = std::min(1.0, 0.9 * bounds::fp32_exact_integer_limit / (mean_abs * static_cast<double>(n)));
-  std::bernoulli_distribution nonzero(p);
-  std::uniform_int_distribution<int> value(-6, 8);
+  constexpr auto small_exact_n = static_cast<std::size_t>(negative_mass_limit / 8);
   std::vector<float> x(n, 0.0f);
-  for (float& v : x)
-    if (nonzero(rng)) v = static_cast<float>(value(rng));
-  if (n == 0) return x;
-  if (x.front() == 0.0f) x.front() = 1.0f;
-  if (x.back() == 0.0f) x.back() = 1.0f;
-  double sum_abs = 0;
-  for (const float v : x) sum_abs += std::abs(v);
-  // The cap (practically never reached at 0.9 of it): clear interior terms until it holds.
-  for (std::size_t i = 1; i + 1 < n && sum_abs > bounds::fp32_exact_integer_limit; ++i) {
-    sum_abs -= std::abs(x[i]);
-    x[i] = 0.0f;
+  double positive_room = positive_mass_limit;
+  if (n <= small_exact_n) {
+    std::uniform_int_distribution<int> value(-6, 7);  // 0 stands for 8
+    for (float& v : x) {
+      const int drawn = value(rng);
+      v = static_cast<float>(drawn == 0 ? 8 : drawn);
+      if (v > 0) positive_room -= v;
+    }
+  } else {
+    const std::size_t nonzero = std::min(n, static_cast<std::size_t>(positive_mass_limit + negative_mass_limit));
+    std::size_t positives = std::min(static_cast<std::size_t>(positive_mass_limit), (nonzero * 11 + 19) / 20);
+    std::size_t nonzero_left = nonzero;
+    const std::size_t edges = std::min<std::size_t>(n, 2);
+    std::size_t interior_wanted = nonzero - edges, interior_left = n - edges;
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool edge = i == 0 || i + 1 == n;  // a dropped first or last element must show
+      if (!edge && !select_next(interior_wanted, interior_left, rng)) continue;
+      x[i] = select_next(positives, nonzero_left, rng) ? 1.0f : -1.0f;
+      if (x[i] > 0) positive_room -= 1.0;
+    }
   }
-  make_positive_sum(x, 0, n / 2);
-  make_positive_sum(x, n / 2, n);
+  make_positive_sum(x, 0, n / 2, positive_room);
+  make_positive_sum(x, n / 2, n, positive_room);
   return x;
 }
 
@@ -101,13 +135,18 @@ Oracle oracle(Dtype dtype, const Inputs& in) {
     o.value = static_cast<double>(o.exact);
   } else {
     bool integers = true;
+    double positive = 0, negative = 0;
     for (float x : in.f) {
       o.value += x;
       o.sum_abs += std::abs(static_cast<double>(x));
+      if (x > 0) positive += x;
+      else negative -= x;
       integers = integers && std::trunc(x) == x;
     }
-    // Integer terms below 2^24 in magnitude sum exactly in double too (the sum is below 2^53).
-    o.exact_in_fp32 = integers && o.sum_abs <= bounds::fp32_exact_integer_limit;
+    // Every partial sum of any order is a subset sum, an integer in [-negative, positive]: exact
+    // in binary32 when both masses are at most 2^24 (and in double, which holds 2^53).
+    o.exact_in_fp32 = integers && positive <= bounds::fp32_exact_integer_limit &&
+                      negative <= bounds::fp32_exact_integer_limit;
   }
   return o;
 }

@@ -1,7 +1,8 @@
-// The float sum check must be able to fail where it is used (host only, no GPU). At each size the
+// The sum checks must be able to fail where they are used (host only, no GPU). At each size the
 // unit tests, properties and bench use, the wrong sums a broken kernel produces (all zero, the
-// first half only, one element short) are fed to every rung's check: on the lab's default float
-// inputs (exact integers) every rung must reject all three and accept the exact sum. On rounding
+// first half only, one element dropped: the first, the last, interior ones) are fed to every
+// rung's check: on the lab's int inputs and default float inputs (exact integers) every rung must
+// reject them all and accept the exact sum. On rounding
 // inputs the table shows what each rung's depth bound can still tell apart, and the tree rungs
 // must reject zero and half sums at every size.
 #include "kl/error_bounds.hpp"
@@ -10,7 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <random>
 #include <string>
 
 using namespace kl::reduction;
@@ -23,15 +26,30 @@ constexpr std::uint64_t seed = 1;   // the bench's seed
 struct WrongSums {
   double zero = 0;
   double first_half = 0;
-  double one_short = 0;  // without the last element
+  double one_short = 0;                   // without the last element
+  std::vector<double> one_dropped;        // without one element each: the first, interior ones, the last
+  std::vector<std::size_t> dropped_at;    // which
 };
 
-WrongSums wrong_sums_of(const std::vector<float>& x, const Oracle& want) {
+// Elements dropped: the first, the last and `interior` uniformly drawn interior ones that are
+// nonzero (a dropped zero changes no sum: past the zero-free sizes, the inputs' zeros are the
+// price of exactness, see exact_integer_inputs).
+template <class T>
+WrongSums wrong_sums_of(const std::vector<T>& x, double exact, int interior = 64) {
   WrongSums w;
-  for (std::size_t i = 0; i < x.size() / 2; ++i) w.first_half += x[i];
-  w.one_short = want.value - x.back();
+  for (std::size_t i = 0; i < x.size() / 2; ++i) w.first_half += static_cast<double>(x[i]);
+  w.one_short = exact - static_cast<double>(x.back());
+  std::mt19937_64 rng(x.size());
+  std::uniform_int_distribution<std::size_t> at(1, x.size() - 2);
+  w.dropped_at = {0, x.size() - 1};
+  for (int tries = 0; static_cast<int>(w.dropped_at.size()) < interior + 2 && tries < 100 * interior; ++tries)
+    if (const std::size_t i = at(rng); x[i] != 0) w.dropped_at.push_back(i);
+  for (const std::size_t i : w.dropped_at) w.one_dropped.push_back(exact - static_cast<double>(x[i]));
   return w;
 }
+
+// The largest float input with no zero that every order sums exactly (exact_integer_inputs).
+constexpr std::int64_t largest_zero_free_n = (std::int64_t{1} << 25) - (std::int64_t{1} << 20);
 
 bool accepted(const Variant& v, const Shape& shape, double sum, const Oracle& want) {
   return compare_sum(v, shape, static_cast<float>(sum), want).ok();
@@ -49,33 +67,65 @@ bool applies_here(const Variant& v, const Shape& shape) {
   return false;
 }
 
-std::vector<std::int64_t> sizes() { return {1000, 100000, std::int64_t{1} << 20, std::int64_t{1} << 28}; }
+// The tests' and properties' sizes (up to 2^20), the bench's 2^16 and 2^28, and the largest
+// zero-free float input.
+std::vector<std::int64_t> sizes() {
+  return {1000, 100000, std::int64_t{1} << 16, std::int64_t{1} << 20, largest_zero_free_n, std::int64_t{1} << 28};
+}
 
 }  // namespace
 
 TEST(ReductionSumCheck, ExactIntegerInputsRejectEveryWrongSumAtEverySize) {
-  std::printf("%-12s %-38s %10s %9s %9s %9s %9s %9s\n", "n", "rung", "depth", "allowed", "exact", "zero",
-              "half", "one-short");
+  std::printf("%-12s %-38s %10s %9s %9s %9s %9s %14s\n", "n", "rung", "depth", "allowed", "exact", "zero",
+              "half", "drops refused");
   for (const std::int64_t n : sizes()) {
     const Shape shape{n, block, Dtype::f32};
     const Inputs in = make_inputs(shape, seed);
     const Oracle want = oracle(Dtype::f32, in);
-    ASSERT_TRUE(want.exact_in_fp32) << "n=" << n << ": sum|x| = " << want.sum_abs << " exceeds 2^24";
-    const WrongSums wrong = wrong_sums_of(in.f, want);
+    ASSERT_TRUE(want.exact_in_fp32) << "n=" << n << ": a mass of the terms exceeds 2^24";
+    const auto zeros = static_cast<std::int64_t>(std::count(in.f.begin(), in.f.end(), 0.0f));
+    EXPECT_EQ(zeros, std::max<std::int64_t>(n - largest_zero_free_n, 0)) << "n=" << n;
+    const WrongSums wrong = wrong_sums_of(in.f, want.value);
     for (const Variant& v : variants()) {
       if (!applies_here(v, shape)) continue;
+      // Allowed 0: a sum off by any nonzero term is refused, whichever term a kernel drops.
+      EXPECT_EQ(float_sum_allowance(v, shape, want), 0.0) << v.info.id() << " n=" << n;
       const bool exact = accepted(v, shape, want.value, want);
       const bool zero = accepted(v, shape, wrong.zero, want);
       const bool half = accepted(v, shape, wrong.first_half, want);
-      const bool one_short = accepted(v, shape, wrong.one_short, want);
-      std::printf("%-12lld %-38s %10lld %9g %9s %9s %9s %9s\n", static_cast<long long>(n), v.info.id().c_str(),
+      std::size_t refused = 0;
+      for (std::size_t d = 0; d < wrong.one_dropped.size(); ++d) {
+        const bool drop = accepted(v, shape, wrong.one_dropped[d], want);
+        refused += !drop;
+        EXPECT_FALSE(drop) << v.info.id() << " n=" << n << " accepts the sum without element " << wrong.dropped_at[d];
+      }
+      std::printf("%-12lld %-38s %10lld %9g %9s %9s %9s %8zu of %zu\n", static_cast<long long>(n), v.info.id().c_str(),
                   static_cast<long long>(summation_depth(v, shape)), float_sum_allowance(v, shape, want),
-                  verdict(exact), verdict(zero), verdict(half), verdict(one_short));
+                  verdict(exact), verdict(zero), verdict(half), refused, wrong.one_dropped.size());
       EXPECT_TRUE(exact) << v.info.id() << " n=" << n;
       EXPECT_FALSE(zero) << v.info.id() << " n=" << n;
       EXPECT_FALSE(half) << v.info.id() << " n=" << n;
-      EXPECT_FALSE(one_short) << v.info.id() << " n=" << n;
     }
+  }
+}
+
+// Int inputs have no zero at any size (to the bench's 2^28) and are compared exactly: the sum
+// without any one element, zero and the first half are all refused.
+TEST(ReductionSumCheck, IntInputsRejectEveryWrongSumAtEverySize) {
+  for (const std::int64_t n : sizes()) {
+    const Shape shape{n, block, Dtype::i32};
+    const Inputs in = make_inputs(shape, seed);
+    ASSERT_EQ(std::count(in.i.begin(), in.i.end(), 0), 0) << "n=" << n;
+    const Oracle want = oracle(Dtype::i32, in);
+    const WrongSums wrong = wrong_sums_of(in.i, static_cast<double>(want.exact));
+    ASSERT_EQ(wrong.one_dropped.size(), 66u);
+    const Variant& v = variants().front();
+    const auto refuses = [&](double sum) { return !compare_sum(v, shape, static_cast<int>(sum), want).ok(); };
+    EXPECT_FALSE(refuses(static_cast<double>(want.exact))) << "n=" << n;
+    EXPECT_TRUE(refuses(wrong.zero)) << "n=" << n;
+    EXPECT_TRUE(refuses(wrong.first_half)) << "n=" << n;
+    for (std::size_t d = 0; d < wrong.one_dropped.size(); ++d)
+      EXPECT_TRUE(refuses(wrong.one_dropped[d])) << "n=" << n << " without element " << wrong.dropped_at[d];
   }
 }
 
@@ -92,7 +142,7 @@ TEST(ReductionSumCheck, RoundingInputsDepthBoundRejectsZeroAndHalfForTreeRungs) 
     const Inputs in = make_inputs(shape, seed, FloatData::rounding);
     const Oracle want = oracle(Dtype::f32, in);
     ASSERT_FALSE(want.exact_in_fp32);
-    const WrongSums wrong = wrong_sums_of(in.f, want);
+    const WrongSums wrong = wrong_sums_of(in.f, want.value);
     for (const Variant& v : variants()) {
       if (!applies_here(v, shape)) continue;
       const std::int64_t depth = summation_depth(v, shape);
@@ -137,14 +187,18 @@ TEST(ReductionSumCheck, DepthsFollowTheLaunchPlans) {
   EXPECT_EQ(plan::bulk_copy_ring(1000, 256, 264, 1056).depth(), 4 + 2 + 10);  // one block: a store, no add
 }
 
-// The exactness rule itself: an integer input whose sum|x| passes 2^24 is no longer exact, and a
-// non-integer one never is; then the depth bound applies.
-TEST(ReductionSumCheck, ExactnessNeedsIntegersAndSumAbsUpTo2To24) {
+// The exactness rule itself: an integer input whose positive or negative mass passes 2^24 is no
+// longer exact in every order, and a non-integer one never is; then the depth bound applies.
+TEST(ReductionSumCheck, ExactnessNeedsIntegersAndBothMassesUpTo2To24) {
   Inputs in;
-  in.f = {16777216.0f, 1.0f};  // 2^24 + 1
+  in.f = {16777216.0f, 1.0f};  // positive mass 2^24 + 1
   EXPECT_FALSE(oracle(Dtype::f32, in).exact_in_fp32);
   in.f = {16777215.0f, 1.0f};  // 2^24
   EXPECT_TRUE(oracle(Dtype::f32, in).exact_in_fp32);
+  in.f = {16777216.0f, -16777216.0f};  // both masses 2^24: every subset sum is 0 or +-2^24
+  EXPECT_TRUE(oracle(Dtype::f32, in).exact_in_fp32);
+  in.f = {16777216.0f, -16777216.0f, -1.0f};  // negative mass 2^24 + 1
+  EXPECT_FALSE(oracle(Dtype::f32, in).exact_in_fp32);
   in.f = {0.5f, 1.0f};
   EXPECT_FALSE(oracle(Dtype::f32, in).exact_in_fp32);
 }

@@ -55,11 +55,14 @@ struct Inputs {
   std::vector<float> f;  // used when dtype == f32
 };
 
-// What float inputs are drawn (int inputs are always uniform in [-7, 7]).
+// What float inputs are drawn (int inputs are always nonzero integers in [-7, 7]).
 enum class FloatData {
-  // Integers in [-6, 8] (mean 1), so sparse past ~4*10^6 elements that sum|x| <= 2^24: every
-  // partial sum of every order is exact (kl::bounds::fp32_exact_integer_limit), so the check
-  // demands the exact sum and rejects a zero, a half or a one-element-short sum at any n.
+  // Integers whose positive terms sum to at most 2^24 and negative ones to at least -2^24, so
+  // every partial sum of every order is an exact binary32 integer and the check demands the exact
+  // sum: zero, half and one-element-short sums are refused. In [-6, 8] without 0 up to ~2*10^6
+  // elements, +-1 beyond; no zero up to 2^25 - 2^20 elements, past which exactly that many terms
+  // are nonzero (each nonzero term takes at least 1 of the mass: no longer binary32 input is both
+  // exact in every order and free of zeros; the int inputs are, to 2^28).
   exact_integers,
   // Uniform in [0.5, 1.5): every addition rounds, so a kernel that truncates or accumulates in
   // int is caught; checked within gamma(summation depth) * sum|x|. The positive mean keeps the
@@ -68,16 +71,16 @@ enum class FloatData {
 };
 std::string to_string(FloatData d);
 
-// Random inputs of shape.n elements. int: uniform in [-7, 7], never all zero. float: as `data`
-// says; exact_integers also guarantees a nonzero first and last element and a positive sum in
-// each half. Throws std::invalid_argument for int with n > max_exact_int_n.
+// Random inputs of shape.n elements. int: nonzero, uniform in [-7, 7] without 0. float: as
+// `data` says; exact_integers with a nonzero first and last element. Both: each half sums to a
+// positive value. Throws std::invalid_argument for int with n > max_exact_int_n.
 Inputs make_inputs(const Shape& shape, std::uint64_t seed, FloatData data = FloatData::exact_integers);
 
 struct Oracle {
   std::int64_t exact = 0;       // int: the exact sum (64-bit accumulation)
   double value = 0;             // float: the sum in double
   double sum_abs = 0;           // float: sum |x|, for the error bound
-  bool exact_in_fp32 = false;   // float: integer terms with sum|x| <= 2^24, so every order is exact
+  bool exact_in_fp32 = false;   // float: integer terms, each sign's mass <= 2^24: every order exact
 };
 Oracle oracle(Dtype dtype, const Inputs& in);
 
