@@ -266,8 +266,12 @@ double fp64_gamma(std::int64_t terms) {
 // On shapes the host oracle takes too (tile edges, a bias, one element, k = 1), the device
 // oracle's value is the host's within both oracles' FP64 rounding, exactly on small integers, and
 // its bound is the host's, widened by no more than that rounding.
+// Under a sanitizer (which watches the oracle's cuBLAS kernels, not the lab's) two shapes do.
 TEST(MatmulDeviceOracle, AgreesWithTheHostOracle) {
-  const std::vector<Shape> shapes = {{1, 1, 1}, {7, 5, 1}, {33, 65, 17, true}, {129, 257, 65}, {64, 48, 300, true}};
+  const std::vector<Shape> shapes =
+      kl::sanitizer_small_mode()
+          ? std::vector<Shape>{{7, 5, 1}, {33, 65, 17, true}}
+          : std::vector<Shape>{{1, 1, 1}, {7, 5, 1}, {33, 65, 17, true}, {129, 257, 65}, {64, 48, 300, true}};
   for (const Shape& shape : shapes)
     for (const Data data : {Data::random, Data::small_integers})
       for (const InputPrecision p : {InputPrecision::fp32, InputPrecision::fp16}) {
@@ -338,10 +342,10 @@ void expect_wrong_tile_rejected(const std::string& name, const Shape& shape, std
 
 // The bench's shapes: at 8192^3 (GemmEx, the tensor-core ladder's large shape) a tile in the
 // middle of C, and at 4096^3 (the SGEMM ladder) a tile that exists only beyond side 2048, where no
-// test shape reaches; under a sanitizer, one shape just past the host oracle's limit.
+// test shape reaches; under a sanitizer, a small shape with a tile away from its edges.
 TEST(MatmulDeviceOracle, OneWrongTileIsRejectedAtTheBenchShapes) {
   if (kl::sanitizer_small_mode()) {
-    expect_wrong_tile_rejected("tuned", {640, 640, 384}, 2, 3);
+    expect_wrong_tile_rejected("tuned", {384, 512, 64}, 2, 3);
     return;
   }
   expect_wrong_tile_rejected("cublas_gemmex_fp16", {8192, 8192, 8192}, 37, 45);
@@ -350,7 +354,7 @@ TEST(MatmulDeviceOracle, OneWrongTileIsRejectedAtTheBenchShapes) {
 
 // An output the variant never wrote (the poison, a NaN) fails the device check.
 TEST(MatmulDeviceOracle, AnUnwrittenOutputFails) {
-  const Shape shape{600, 520, 513};
+  const Shape shape{96, 80, 72};
   kl::DeviceBuffer<float> a(static_cast<std::size_t>(shape.m * shape.k)), b(static_cast<std::size_t>(shape.k * shape.n));
   fill_device_inputs(a.data(), a.size(), Data::small_integers, 8);
   fill_device_inputs(b.data(), b.size(), Data::small_integers, 9);
