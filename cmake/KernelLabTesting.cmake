@@ -44,6 +44,14 @@ set(KL_SANITIZER_ENV "KL_SANITIZER_SMALL=1" "KL_RC_DEFAULTS=${KL_SANITIZER_RC_PA
 set(KL_GPU_RC_DEFAULTS "" CACHE STRING
     "RapidCheck defaults (KL_RC_DEFAULTS) of every GPU test run outside compute-sanitizer; RC_PARAMS overrides them key by key")
 
+# The lower compute capabilities every GPU test also runs under (KL_DEVICE_CC, kl/device_facts.hpp):
+# as <test>.cc<MAJOR><MINOR>, label capability-override, so the claim "compute capability 7.0 or
+# newer" is tested on whatever GPU runs the tier: there the rungs that need a later GPU say they do
+# not apply, and every test must skip them by asking. These runs check which variants apply, not
+# numbers, so they take the sanitizer tier's small sizes and case counts (KL_SANITIZER_ENV).
+set(KL_CAPABILITY_OVERRIDES "8.0;7.0" CACHE STRING
+    "Compute capabilities (at most the GPU's) every GPU unit and property test also runs under, through KL_DEVICE_CC")
+
 # Every GPU test's timeout is multiplied by this (the nightly deep tier runs far more cases).
 set(KL_TEST_TIMEOUT_SCALE 1 CACHE STRING "Factor applied to the timeout of every GPU test")
 
@@ -158,6 +166,18 @@ function(kl_add_gpu_test)
     set_property(TEST ${ARG_NAME} APPEND PROPERTY ENVIRONMENT "KL_RC_DEFAULTS=${rc_defaults}")
   endif()
   kl_gpu_resources(${ARG_NAME})
+  set(overrides ${KL_CAPABILITY_OVERRIDES})
+  if("slow" IN_LIST ARG_LABELS)
+    set(overrides "")  # the slow tier's larger cases add nothing to which variants apply
+  endif()
+  foreach(capability IN LISTS overrides)
+    string(REPLACE "." "" digits "${capability}")
+    set(test_name ${ARG_NAME}.cc${digits})
+    add_test(NAME ${test_name} COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS} ${filter})
+    _kl_common_test_properties(${test_name} ${ARG_TIMEOUT} "gpu;capability-override;${ARG_LABELS}")
+    set_property(TEST ${test_name} APPEND PROPERTY ENVIRONMENT "KL_DEVICE_CC=${capability}" ${KL_SANITIZER_ENV})
+    kl_gpu_resources(${test_name})
+  endforeach()
 
   _kl_sanitizer_tools(tools)
   _kl_check_skip_arguments(tools)

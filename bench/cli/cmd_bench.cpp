@@ -45,6 +45,10 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
     throw std::invalid_argument("bench needs the normal program (kernel-lab): this one is a perturbation build, whose "
                                 "marked kernels wait at their points, so its times would not be the kernels'");
   require_gpu();
+  if (const auto reported = capability_override())
+    throw std::invalid_argument("bench times the GPU as it is: unset KL_DEVICE_CC (it reports compute capability " +
+                                std::to_string(reported->first) + "." + std::to_string(reported->second) +
+                                ", and the roofline and the gates would follow that, not this GPU)");
 
   Bench ctx(policy, out);
   bench::Report report;

@@ -72,7 +72,8 @@ int cmd_list(const ParsedArgs& args, std::ostream& out) {
 
 int cmd_info(const ParsedArgs&, std::ostream& out) {
   const DeviceFacts f = device_facts();
-  out << "device " << f.device << ": " << f.name << " (sm_" << f.cc_major << f.cc_minor << ")\n"
+  out << "device " << f.device << ": " << f.name << " (sm_" << f.cc_major << f.cc_minor
+      << (capability_override() ? ", as KL_DEVICE_CC reports it" : "") << ")\n"
       << "  SMs " << f.sm_count << ", max threads/block " << f.max_threads_per_block << ", max threads/SM "
       << f.max_threads_per_sm << ", max blocks/SM " << f.max_blocks_per_sm << "\n"
       << "  shared/block " << f.shared_bytes_per_block << " B, L2 " << f.l2_bytes << " B, global "

@@ -2,9 +2,47 @@
 
 #include "kl/check.hpp"
 
+#include <cstdlib>
+#include <regex>
+#include <stdexcept>
 #include <string>
 
 namespace kl {
+
+namespace {
+
+struct Capability {
+  int major = 0, minor = 0;
+  int number() const { return major * 10 + minor; }
+};
+
+// KL_DEVICE_CC ("8.0"): the capability reported instead of a higher real one. Unset or empty:
+// none. Malformed, or above the real GPU's: std::invalid_argument naming the variable and the rule.
+std::optional<Capability> reported_capability(const Capability& real) {
+  const char* text = std::getenv("KL_DEVICE_CC");
+  if (text == nullptr || *text == '\0') return std::nullopt;
+  std::cmatch m;
+  if (!std::regex_match(text, m, std::regex("([1-9][0-9]?)\\.([0-9])")))
+    throw std::invalid_argument(std::string("KL_DEVICE_CC must be a compute capability such as 8.0, got '") + text + "'");
+  const Capability asked{std::stoi(m[1].str()), std::stoi(m[2].str())};
+  if (asked.number() > real.number())
+    throw std::invalid_argument(std::string("KL_DEVICE_CC=") + text + " is above this GPU's compute capability " +
+                                std::to_string(real.major) + "." + std::to_string(real.minor) +
+                                ": the override can only lower it");
+  return asked;
+}
+
+}  // namespace
+
+std::optional<std::pair<int, int>> capability_override() {
+  int device = 0, major = 0, minor = 0;
+  KL_CUDA_CHECK(cudaGetDevice(&device));
+  KL_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  KL_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  const std::optional<Capability> c = reported_capability({major, minor});
+  if (!c) return std::nullopt;
+  return std::pair{c->major, c->minor};
+}
 
 void require_gpu() {
   int count = 0;
@@ -24,6 +62,10 @@ DeviceFacts device_facts() {
   f.name = p.name;
   f.cc_major = p.major;
   f.cc_minor = p.minor;
+  if (const std::optional<Capability> c = reported_capability({p.major, p.minor})) {
+    f.cc_major = c->major;
+    f.cc_minor = c->minor;
+  }
   f.sm_count = p.multiProcessorCount;
   f.max_threads_per_block = p.maxThreadsPerBlock;
   f.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
@@ -33,6 +75,22 @@ DeviceFacts device_facts() {
   f.global_bytes = p.totalGlobalMem;
   f.cooperative_launch = p.cooperativeLaunch != 0;
   return f;
+}
+
+std::string capability_shortfall(int major, int minor, const std::string& what) {
+  static const std::optional<Capability> reported = []() -> std::optional<Capability> {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+      (void)cudaGetLastError();
+      return std::nullopt;
+    }
+    const DeviceFacts f = device_facts();
+    return Capability{f.cc_major, f.cc_minor};
+  }();
+  if (!reported || reported->number() >= Capability{major, minor}.number()) return "";
+  return "does not apply: " + what + " needs compute capability " + std::to_string(major) + "." +
+         std::to_string(minor) + " or newer; this GPU is " + std::to_string(reported->major) + "." +
+         std::to_string(reported->minor);
 }
 
 int co_resident_capacity(const void* kernel, int threads, std::size_t dynamic_shared) {
@@ -55,6 +113,13 @@ KernelImage kernel_image(const void* kernel) {
   image.loaded = cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess;
   (void)cudaGetLastError();  // a missing image is an answer here, not an error for later checks
   if (image.loaded) image.binary_version = attributes.binaryVersion;
+  // Under KL_DEVICE_CC the GPU answers as one of that capability would: code built for a later
+  // architecture does not load there.
+  if (const std::optional<Capability> c = reported_capability({image.cc_major, image.cc_minor})) {
+    image.cc_major = c->major;
+    image.cc_minor = c->minor;
+    if (image.loaded && image.binary_version > c->number()) image.loaded = false;
+  }
   return image;
 }
 

@@ -3,6 +3,8 @@
 #include "launchers.hpp"
 #include "tensor_core_tiles.hpp"
 
+#include "kl/device_facts.hpp"
+
 #include <climits>
 
 namespace kl::matmul {
@@ -61,6 +63,14 @@ template <const TileShape& tile>
 std::string whole_tiles(const Shape& s) {
   if (std::string rule = no_bias(s); !rule.empty()) return rule;
   return whole_tiles_violation(s, tile);
+}
+
+// The rungs built on cp.async (Ampere's asynchronous copy) or on mma.sync's m16n8k16 FP16 shape:
+// whole tiles, on compute capability 8.0 or newer (else they do not apply).
+template <const TileShape& tile>
+std::string whole_tiles_from_sm80(const Shape& s) {
+  if (std::string rule = whole_tiles<tile>(s); !rule.empty()) return rule;
+  return capability_shortfall(8, 0, "cp.async and mma.sync.m16n8k16");
 }
 
 // The sm_90a rung: whole tiles, and a GPU that runs sm_90a code (else it does not apply).
@@ -158,18 +168,18 @@ const std::vector<Variant>& table() {
          "Beyond the seeds: a 3-stage ring of shared-memory tiles filled by cp.async while earlier "
          "stages are computed, one barrier per 16-deep tile: load latency hidden behind FMAs.",
          Role::teaching, {}},
-        whole_tiles<cp_async_pipeline_tile>, launch_cp_async_pipeline}},
+        whole_tiles_from_sm80<cp_async_pipeline_tile>, launch_cp_async_pipeline}},
       {{{"matmul", "register_prefetch", seed003, "-",
          "Beyond the seeds: A transposed in shared memory by 4-byte cp.async copies and each step's "
          "operands double-buffered in registers, loaded while the previous step's FMAs run.",
          Role::teaching, {}},
-        whole_tiles<register_prefetch_tile>, launch_register_prefetch}},
+        whole_tiles_from_sm80<register_prefetch_tile>, launch_register_prefetch}},
       {{{"matmul", "tuned", seed003, "-",
          "Beyond the seeds: rung 26's kernel with block tile, warp tile, depth and stages as "
          "template arguments; `kernel-lab tune matmul.tuned` picks the fastest per GPU model into "
          "sgemm_tuning.conf, which this rung follows.",
          Role::teaching, {}},
-        whole_tiles<tuned_tile_bound>, launch_tuned}},
+        whole_tiles_from_sm80<tuned_tile_bound>, launch_tuned}},
       {{{"matmul", "wmma_global", seed004, "-",
          "Beyond the seeds, tensor cores: WMMA, one warp per 16x16 tile of C multiplying 16x16x16 FP16 "
          "fragments loaded straight from global memory, FP32 accumulation. Other shapes run on "
@@ -189,7 +199,7 @@ const std::vector<Variant>& table() {
          "XOR-swizzled shared memory, filled by a 3-stage cp.async ring: no bank conflicts, loads "
          "overlapped with the tensor cores.",
          Role::teaching, {}},
-        whole_tiles<mma_sync_pipeline_tile>, stage_then_launch<stage_half<mma_sync_pipeline_tile>, launch_mma_sync_pipeline_staged>},
+        whole_tiles_from_sm80<mma_sync_pipeline_tile>, stage_then_launch<stage_half<mma_sync_pipeline_tile>, launch_mma_sync_pipeline_staged>},
        InputPrecision::fp16, stage_half<mma_sync_pipeline_tile>, launch_mma_sync_pipeline_staged},
       {{{"matmul", "wgmma_tma", seed004, "-",
          "Beyond the seeds, tensor cores on Hopper (sm_90a): wgmma.mma_async 64x256x16 from "

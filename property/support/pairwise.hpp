@@ -258,7 +258,4 @@ inline void add_block_dimension(Dimensions& dims, const std::function<std::strin
   dims.push_back({"block", block_classes([&](int block) { return !refuses_the_block(rule(block)); })});
 }
 
-// Whether a variant's rule says it does not apply on this GPU (reduction rung 10 below CC 9.0).
-inline bool does_not_apply(const std::string& why) { return why.find("does not apply") != std::string::npos; }
-
 }  // namespace kl::pairwise

@@ -6,6 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <utility>
+
 TEST(DeviceBuffer, RoundTripsAndMoves) {
   const std::vector<int> host = {3, 1, 4, 1, 5, 9, 2, 6};
   kl::DeviceBuffer<int> a{std::span<const int>(host)};
@@ -108,5 +113,67 @@ TEST(DeviceFacts, CoResidentCapacityMatchesThreadLimits) {
     const int per_sm = std::min(f.max_threads_per_sm / threads, f.max_blocks_per_sm);
     EXPECT_EQ(kl::co_resident_capacity(kl::watchdog_selftest_kernel(), threads), per_sm * f.sm_count)
         << threads << " threads per block";
+  }
+}
+
+namespace {
+
+// Sets an environment variable for one scope, restoring what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_) setenv(name_, old_->c_str(), 1);
+    else unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+}  // namespace
+
+// KL_DEVICE_CC lowers the compute capability the device facts report (never raises it); a kernel
+// built for a later architecture than the one reported answers that it does not load; malformed
+// or higher values are refused naming the variable.
+TEST(DeviceFacts, CapabilityOverrideLowersWhatIsReported) {
+  const kl::DeviceFacts real = [] {
+    ScopedEnv none("KL_DEVICE_CC", nullptr);
+    return kl::device_facts();
+  }();
+  {
+    ScopedEnv lower("KL_DEVICE_CC", "7.0");
+    const kl::DeviceFacts f = kl::device_facts();
+    EXPECT_EQ(f.cc_major, 7);
+    EXPECT_EQ(f.cc_minor, 0);
+    EXPECT_EQ(f.name, real.name);
+    EXPECT_EQ(f.sm_count, real.sm_count);
+    EXPECT_EQ(kl::capability_override(), (std::optional<std::pair<int, int>>{{7, 0}}));
+  }
+  {
+    ScopedEnv same("KL_DEVICE_CC", (std::to_string(real.cc_major) + "." + std::to_string(real.cc_minor)).c_str());
+    EXPECT_EQ(kl::device_facts().cc_major, real.cc_major);
+  }
+  for (const char* bad : {"8", "eight", "8.0.1", "0.9", " 8.0"}) {
+    ScopedEnv malformed("KL_DEVICE_CC", bad);
+    try {
+      kl::device_facts();
+      ADD_FAILURE() << "KL_DEVICE_CC='" << bad << "' was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("KL_DEVICE_CC must be a compute capability such as 8.0"), std::string::npos)
+          << e.what();
+    }
+  }
+  ScopedEnv higher("KL_DEVICE_CC", "99.9");
+  try {
+    kl::device_facts();
+    ADD_FAILURE() << "a capability above the GPU's was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("the override can only lower it"), std::string::npos) << e.what();
   }
 }

@@ -4,6 +4,8 @@
 #include "kl/check.hpp"  // kl::NoGpuError
 
 #include <cstddef>
+#include <optional>
+#include <utility>
 #include <string>
 
 namespace kl {
@@ -25,8 +27,20 @@ struct DeviceFacts {
 
 // Throws kl::NoGpuError (with CUDA's reason) when no GPU can be used.
 void require_gpu();
-// Facts of the current device; throws kl::NoGpuError without a GPU.
+// Facts of the current device; throws kl::NoGpuError without a GPU. Under KL_DEVICE_CC (e.g.
+// "8.0" or "7.0", at most the GPU's own) the compute capability reported is that one, and
+// kernel_image() answers as such a GPU would, so the lab runs as it would on an older GPU: the
+// rungs that need 9.0 (reduction.bulk_copy_ring, matmul.wgmma_tma) say they do not apply and
+// every test skips them by asking. A malformed or higher value throws std::invalid_argument.
 DeviceFacts device_facts();
+// The capability KL_DEVICE_CC asks this GPU to report, if any (same rules as above).
+std::optional<std::pair<int, int>> capability_override();
+
+// For a variant's rule: "" when this process's GPU (as reported, KL_DEVICE_CC included) has
+// compute capability major.minor or newer, or when there is no GPU to ask (the launch then says
+// so); else "does not apply: <what> needs compute capability M.m or newer; this GPU is X.Y".
+// Asked once per process.
+std::string capability_shortfall(int major, int minor, const std::string& what);
 
 // How many blocks of `kernel` with `threads` threads and `dynamic_shared` bytes can be
 // resident on the whole GPU at once: occupancy API x SM count. A grid larger than this

@@ -75,6 +75,11 @@ struct VariantInfo {
 template <class Shape>
 using SupportFn = std::string (*)(const Shape&);
 
+// Whether a rule a variant gave says it cannot run on this GPU at all, whatever the shape (reduction
+// rung 10 and matmul.wgmma_tma below compute capability 9.0, or under KL_DEVICE_CC): tests skip such
+// a variant by asking it, never by its name.
+inline bool does_not_apply(std::string_view rule) { return rule.find("does not apply") != std::string_view::npos; }
+
 // A family's table entry. Args must expose `.shape`.
 template <class Shape, class Args>
 struct Variant {
