@@ -45,11 +45,11 @@ set(KL_GPU_RC_DEFAULTS "" CACHE STRING
     "RapidCheck defaults (KL_RC_DEFAULTS) of every GPU test run outside compute-sanitizer; RC_PARAMS overrides them key by key")
 
 # The lower compute capabilities every GPU test also runs under (KL_DEVICE_CC, kl/device_facts.hpp):
-# as <test>.cc<MAJOR><MINOR>, label capability-override, so the claim "compute capability 7.0 or
-# newer" is tested on whatever GPU runs the tier: there the rungs that need a later GPU say they do
-# not apply, and every test must skip them by asking. These runs check which variants apply, not
-# numbers, so they take the sanitizer tier's small sizes and case counts (KL_SANITIZER_ENV).
-set(KL_CAPABILITY_OVERRIDES "8.0;7.0" CACHE STRING
+# as <test>.cc<MAJOR><MINOR>, label capability-override, so the claim "compute capability 8.0 or
+# newer" (README) is tested on whatever GPU runs the tier: there the rungs that need a later GPU say
+# they do not apply, and every test must skip them by asking. These runs check which variants
+# apply, not numbers, so they take the sanitizer tier's small sizes and case counts (KL_SANITIZER_ENV).
+set(KL_CAPABILITY_OVERRIDES "8.0" CACHE STRING
     "Compute capabilities (at most the GPU's) every GPU unit and property test also runs under, through KL_DEVICE_CC")
 
 # Every GPU test's timeout is multiplied by this (the nightly deep tier runs far more cases).

@@ -28,7 +28,7 @@ struct DeviceFacts {
 // Throws kl::NoGpuError (with CUDA's reason) when no GPU can be used.
 void require_gpu();
 // Facts of the current device; throws kl::NoGpuError without a GPU. Under KL_DEVICE_CC (e.g.
-// "8.0" or "7.0", at most the GPU's own) the compute capability reported is that one, and
+// "8.0", at most the GPU's own) the compute capability reported is that one, and
 // kernel_image() answers as such a GPU would, so the lab runs as it would on an older GPU: the
 // rungs that need 9.0 (reduction.bulk_copy_ring, matmul.wgmma_tma) say they do not apply and
 // every test skips them by asking. A malformed or higher value throws std::invalid_argument.
