@@ -2,6 +2,7 @@
 #include "kl/basics.hpp"
 
 #include "kl/error_bounds.hpp"
+#include "kl/random_bits.hpp"
 
 #include <cmath>
 #include <limits>
@@ -17,25 +18,26 @@ std::size_t output_size(Kernel kernel, const Shape& s) {
 
 Inputs make_inputs(Kernel kernel, const Shape& shape, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
+  RandomBits bits(rng);
   const std::size_t n = output_size(kernel, shape);
   Inputs in;
   if (kernel == Kernel::sum_matr || kernel == Kernel::sh_mem_ex) {
-    std::uniform_int_distribution<int> dist(-100000, 100000);
     in.x.resize(n);
-    for (int& v : in.x) v = dist(rng);
+    for (int& v : in.x) v = static_cast<int>(bits.below(200001, 18)) - 100000;  // -100000..100000
     if (kernel == Kernel::sum_matr) {
       // Y is never 0: an element of X left unwritten then differs from X + Y.
-      std::uniform_int_distribution<int> nonzero(1, 100000);
       in.y.resize(n);
-      for (int& v : in.y) v = nonzero(rng) * (rng() % 2 ? 1 : -1);
+      for (int& v : in.y) {
+        const int magnitude = 1 + static_cast<int>(bits.below(100000, 17));
+        v = bits.take(1) != 0 ? magnitude : -magnitude;
+      }
     }
     if (n != 0 && in.x[0] == 0) in.x[0] = 1;
   } else if (kernel == Kernel::dot3) {
-    std::uniform_real_distribution<float> dist(-100.0f, 100.0f);
     in.a3.resize(3 * n);
     in.b3.resize(3 * n);
-    for (float& v : in.a3) v = dist(rng);
-    for (float& v : in.b3) v = dist(rng);
+    for (float& v : in.a3) v = bits.uniform(-100.0f, 100.0f);
+    for (float& v : in.b3) v = bits.uniform(-100.0f, 100.0f);
     if (n != 0 && in.a3[0] == 0.0f) in.a3[0] = 1.0f;
   }
   return in;

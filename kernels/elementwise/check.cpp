@@ -2,6 +2,7 @@
 #include "kl/elementwise.hpp"
 
 #include "kl/error_bounds.hpp"
+#include "kl/random_bits.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -12,20 +13,19 @@ namespace kl::elementwise {
 
 Inputs make_inputs(Op op, const Shape& shape, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
+  RandomBits bits(rng);
   const auto n = static_cast<std::size_t>(std::max<std::int64_t>(shape.n, 0));
   Inputs in;
   if (op == Op::add) {
-    std::uniform_real_distribution<float> dist(-1000.0f, 1000.0f);
     in.a.resize(n);
     in.b.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-      in.a[i] = dist(rng);
-      in.b[i] = dist(rng);
+      in.a[i] = bits.uniform(-1000.0f, 1000.0f);
+      in.b[i] = bits.uniform(-1000.0f, 1000.0f);
     }
   } else {
-    std::uniform_real_distribution<float> dist(-87.0f, 88.0f);
     in.a.resize(n);
-    for (float& x : in.a) x = dist(rng);
+    for (float& x : in.a) x = bits.uniform(-87.0f, 88.0f);
   }
   // Never all zero: an all-zero input hides unwritten or misplaced outputs.
   if (n != 0 && in.a[0] == 0.0f) in.a[0] = 1.0f;

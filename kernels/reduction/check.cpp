@@ -3,6 +3,7 @@
 
 #include "kl/error_bounds.hpp"
 #include "kl/guarded_buffer.hpp"
+#include "kl/random_bits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -42,10 +43,12 @@ void make_positive_sum(std::vector<T>& x, std::size_t lo, std::size_t hi, double
 // Nonzero integers in [-7, 7], each half summing to a positive value: a kernel that drops any
 // element, sums one half or nothing is off by at least 1, which the exact check rejects.
 std::vector<int> int_inputs(std::size_t n, std::mt19937_64& rng) {
-  std::uniform_int_distribution<int> magnitude(1, 7);
-  std::bernoulli_distribution positive(0.5);
+  RandomBits bits(rng);
   std::vector<int> x(n);
-  for (int& v : x) v = positive(rng) ? magnitude(rng) : -magnitude(rng);
+  for (int& v : x) {
+    const int magnitude = 1 + static_cast<int>(bits.below(7, 3));
+    v = bits.take(1) != 0 ? magnitude : -magnitude;
+  }
   double room = INFINITY;  // int32 holds 7 * 2^28: no mass limit
   make_positive_sum(x, 0, n / 2, room);
   make_positive_sum(x, n / 2, n, room);
@@ -60,10 +63,9 @@ constexpr double positive_mass_limit = bounds::fp32_exact_integer_limit;
 constexpr double negative_mass_limit = bounds::fp32_exact_integer_limit - 0x1p20;
 
 // Takes `wanted` of the next `left` items with probability wanted / left each (selection
-// sampling: exactly `wanted` in all, every subset equally likely).
-bool select_next(std::size_t& wanted, std::size_t& left, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> pick(0.0, 1.0);
-  const bool take = pick(rng) * static_cast<double>(left) < static_cast<double>(wanted);
+// sampling: exactly `wanted` in all, spread uniformly).
+bool select_next(std::size_t& wanted, std::size_t& left, RandomBits& bits) {
+  const bool take = bits.one_in(wanted, left);
   --left;
   if (take) --wanted;
   return take;
@@ -80,10 +82,10 @@ std::vector<float> exact_integer_inputs(std::size_t n, std::mt19937_64& rng) {
   constexpr auto small_exact_n = static_cast<std::size_t>(negative_mass_limit / 8);
   std::vector<float> x(n, 0.0f);
   double positive_room = positive_mass_limit;
+  RandomBits bits(rng);
   if (n <= small_exact_n) {
-    std::uniform_int_distribution<int> value(-6, 7);  // 0 stands for 8
     for (float& v : x) {
-      const int drawn = value(rng);
+      const int drawn = static_cast<int>(bits.below(14, 4)) - 6;  // -6..7, 0 standing for 8
       v = static_cast<float>(drawn == 0 ? 8 : drawn);
       if (v > 0) positive_room -= v;
     }
@@ -95,8 +97,8 @@ std::vector<float> exact_integer_inputs(std::size_t n, std::mt19937_64& rng) {
     std::size_t interior_wanted = nonzero - edges, interior_left = n - edges;
     for (std::size_t i = 0; i < n; ++i) {
       const bool edge = i == 0 || i + 1 == n;  // a dropped first or last element must show
-      if (!edge && !select_next(interior_wanted, interior_left, rng)) continue;
-      x[i] = select_next(positives, nonzero_left, rng) ? 1.0f : -1.0f;
+      if (!edge && !select_next(interior_wanted, interior_left, bits)) continue;
+      x[i] = select_next(positives, nonzero_left, bits) ? 1.0f : -1.0f;
       if (x[i] > 0) positive_room -= 1.0;
     }
   }
@@ -105,10 +107,11 @@ std::vector<float> exact_integer_inputs(std::size_t n, std::mt19937_64& rng) {
   return x;
 }
 
+// Uniform in [0.5, 1.5) on a grid of 2^-24 (24 random bits each).
 std::vector<float> rounding_inputs(std::size_t n, std::mt19937_64& rng) {
-  std::uniform_real_distribution<float> dist(0.5f, 1.5f);
+  RandomBits bits(rng);
   std::vector<float> x(n);
-  for (float& v : x) v = dist(rng);
+  for (float& v : x) v = bits.uniform(0.5f, 1.5f);
   return x;
 }
 
