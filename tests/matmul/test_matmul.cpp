@@ -95,8 +95,13 @@ TEST(Matmul, CublasMapsRowMajorOnNonSquareShapes) {
       expect_bit_exact(name, shape, make_inputs(shape, Data::small_integers, 5));
 }
 
+// Under a sanitizer the 96^3 cube is left out: 64^3 already spans several 32-wide tiles in each
+// side (the tile-128 rungs pad both to one tile), and 96^3 was half of the initcheck run's time.
 TEST(Matmul, EveryCleanVariantIsBitExactOnSmallIntegers) {
-  for (const Shape& shape : {Shape{32, 32, 32}, Shape{64, 64, 64}, Shape{96, 96, 96}, Shape{48, 16, 7}})
+  const std::vector<Shape> shapes = kl::sanitizer_small_mode()
+                                        ? std::vector<Shape>{{32, 32, 32}, {64, 64, 64}, {48, 16, 7}}
+                                        : std::vector<Shape>{{32, 32, 32}, {64, 64, 64}, {96, 96, 96}, {48, 16, 7}};
+  for (const Shape& shape : shapes)
     for (const Variant& v : variants())
       if (v.info.role != kl::Role::planted && v.supports(shape))
         expect_bit_exact(v.info.name, shape, make_inputs(shape, Data::small_integers, 9));

@@ -62,12 +62,17 @@ TEST(ReductionSeed, SumOfOneToThousand) {
   }
 }
 
-// The largest size loops every grid-stride rung several times over its capped grid; under a
-// sanitizer 1000003 does the same at a fifth of the cost (at 5000011 racecheck of this binary
-// was the gpu workflow's longest test, 79 s). Rung 10's ring, which needs more, has its own
-// sanitizer size in BulkCopyRing.*.
+// The largest size loops every grid-stride rung several times over its capped grid. Under a
+// sanitizer 400009 does the same at blocks of 32 (grid_stride 7 laps of its 1024 blocks,
+// warp_shuffle 13, vectorized_single_launch past its 512-block cap, 28 elements a thread) at a
+// twelfth of the cost of 5000011 (whose racecheck run was once the workflow's longest test, 79 s;
+// 1000003 still made it 53 s). At blocks of 1024 no size below 2^21 loops a grid-stride rung, so
+// that block loses nothing. Rung 10's ring, which needs more, has its own sanitizer size in
+// BulkCopyRing.*.
+inline std::int64_t largest_size() { return kl::sanitizer_small_mode() ? 400009 : 5000011; }
+
 TEST(Reduction, EveryCleanRungHandlesEmptyOddAndMultiGridSizes) {
-  const std::int64_t largest = kl::sanitizer_small_mode() ? 1000003 : 5000011;
+  const std::int64_t largest = largest_size();
   for (const Variant& v : variants()) {
     if (!clean_here(v)) continue;
     for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{33}, std::int64_t{1000}, std::int64_t{65537},
@@ -234,7 +239,7 @@ TEST(BulkCopyRing, AppliesOnComputeCapability9) {
 // sanitizers (kl.reduction.unit.<tool>). Their ordering bugs show only in the perturbation build
 // (kl.expect.perturb-*); a twin that does not apply on this GPU is skipped by asking it.
 TEST(PlantedCrossBlockOrder, TwinsPassEveryCleanRungCheckWithoutPerturbation) {
-  const std::int64_t largest = kl::sanitizer_small_mode() ? 1000003 : 5000011;
+  const std::int64_t largest = largest_size();
   for (const char* name : {"relaxed_ticket", "add_before_zero", "relaxed_zero_flag"}) {
     const Variant& v = variant(name);
     if (const std::string rule = v.unsupported({1, 32, Dtype::i32}); !rule.empty()) {
