@@ -62,8 +62,8 @@ OutputBytes output_bytes(const DeviceBuffer<T>& buffer) {
 }
 
 // What a bench check found: the oracle comparison, plus what CaseResult has no field for (a
-// sampled check's scan of the whole output lists the first unwritten indices here). Converts
-// from a CaseResult, so a hook whose check compares every element just returns that.
+// family's own words about the failure). Converts from a CaseResult, so a hook whose check is an
+// oracle comparison just returns that.
 struct BenchCheck {
   CaseResult result;
   std::string detail;  // appended to the failure message; empty when there is nothing more
