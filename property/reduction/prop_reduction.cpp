@@ -163,9 +163,13 @@ KL_PROPERTY(ReductionProperty, AllRungsAgree, ()) {
 
 // A block that is not a power of two, or is over 1024, is refused with the rule named.
 KL_PROPERTY(ReductionProperty, BadBlocksAreRejectedWithAClearError, ()) {
+  // The rungs with a block rule that run on this GPU: one that does not apply (rung 10 and its
+  // twins below compute capability 9.0) refuses every block with that answer instead.
   std::vector<std::string> tree;
   for (const Variant& v : variants())
-    if (v.info.role != kl::Role::reference && v.info.name != "naive_sum") tree.push_back(v.info.name);
+    if (v.info.role != kl::Role::reference && v.info.name != "naive_sum" &&
+        !kl::does_not_apply(v.unsupported({1, 256, Dtype::i32})))
+      tree.push_back(v.info.name);
   const Variant& v = variant(*rc::gen::elementOf(tree).as("variant"));
   const int block = *kl::gen::bad_power_of_two_block(v.supports({1, 32, Dtype::i32}) ? 32 : 64).as("block");
   kl::DeviceBuffer<int> in(1), out(1);
