@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
-
 #include <map>
+#include <regex>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -257,4 +261,86 @@ TEST(BenchGatesEvaluate, UngatedKeysAreListed) {
   std::vector<Result> results = {result("f", "a", 1, 1), result("f", "b", 1, 1)};
   const auto ev = kl::bench::evaluate_gates(file.gates, results, {"f"}, [](const std::string&) {}, 2);
   EXPECT_EQ(kl::bench::ungated_keys(ev, results), std::vector<std::string>{"f.b"});
+}
+
+// ---- Gates that can fail: each gate the H100 runs sits within 0.8x of its lowest recorded
+//      H100 measurement ("[H100 LO-HI, N runs]" in its comment) and at or below it.
+
+namespace {
+
+const std::string h100 = "NVIDIA H100 80GB HBM3";
+
+// What is wrong with the gates `file` (whose text is `lines`) holds the H100 to: a gate with no
+// recorded H100 measurement, one whose threshold lets the result fall more than 20% below the
+// lowest measurement, one above the lowest measurement (it would fail on its own runs). One line
+// per problem, naming the gate and its line.
+std::vector<std::string> loose_or_unmeasured(const kl::bench::GatesFile& file, const std::vector<std::string>& lines) {
+  static const std::regex recorded(R"(\[H100 ([0-9.]+)(?:-([0-9.]+))?, ([0-9]+) runs?\])");
+  std::vector<std::string> problems;
+  for (const Gate& g : kl::bench::gates_for_device(file, "sm_90", h100)) {
+    const std::string where = g.name() + " (line " + std::to_string(g.line) + ", [" + g.section + "])";
+    const std::string& text = lines.at(static_cast<std::size_t>(g.line - 1));
+    const std::size_t hash = text.find('#');
+    std::smatch m;
+    const std::string comment = hash == std::string::npos ? "" : text.substr(hash);
+    if (!std::regex_search(comment, m, recorded)) {
+      problems.push_back(where + ": no [H100 LO-HI, N runs] measurement in its comment");
+      continue;
+    }
+    const double lowest = std::stod(m[1].str());
+    if (g.threshold < 0.8 * lowest * (1 - 1e-9))  // (0.8 x 1.08 is 0.86400000000000011 in binary)
+      problems.push_back(where + ": threshold " + std::to_string(g.threshold) + " is below 0.8 x the lowest H100 measurement " +
+                         m[1].str() + ": a result 20% worse would still pass");
+    if (g.threshold > lowest)
+      problems.push_back(where + ": threshold " + std::to_string(g.threshold) + " is above the lowest H100 measurement " +
+                         m[1].str() + ": it fails on the runs it was set from");
+  }
+  return problems;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST(BenchConsistency, EveryH100GateSitsWithin08OfItsLowestMeasurement) {
+  const char* path = std::getenv("KL_GATES_FILE");
+  ASSERT_NE(path, nullptr) << "KL_GATES_FILE is not set (run through ctest)";
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::vector<std::string> problems = loose_or_unmeasured(kl::bench::load_gates(path), lines_of(text.str()));
+  for (const std::string& p : problems) ADD_FAILURE() << path << ": " << p;
+  EXPECT_GE(kl::bench::gates_for_device(kl::bench::load_gates(path), "sm_90", h100).size(), 100u)
+      << "the H100 runs about a hundred gates";
+}
+
+// The check bites: a [default] floor the H100 inherits, a threshold at 0.7x the lowest, one above
+// it and one without a measurement are all reported; an H100 gate at 0.8x and the floor it
+// replaces are not.
+TEST(BenchGatesFile, LooseAboveAndUnmeasuredGatesAreReported) {
+  const std::string text =
+      "[default]\n"
+      "min_ratio a.floor >= 0.3\n"
+      "min_ratio a.replaced >= 0.3\n"
+      "[sm_90]\n"
+      "min_ratio a.loose >= 0.7            # [H100 1.0-1.1, 5 runs]\n"
+      "min_ratio a.above >= 1.2            # [H100 1.0-1.1, 5 runs]\n"
+      "order a.x >= 2 x a.y                # two times, measured once somewhere\n"
+      "[gpu NVIDIA H100 80GB HBM3]\n"
+      "min_ratio a.replaced >= 0.8         # [H100 1.0, 5 runs]\n";
+  const std::vector<std::string> problems = loose_or_unmeasured(parse(text), lines_of(text));
+  const auto reported = [&](const std::string& what) {
+    return std::any_of(problems.begin(), problems.end(), [&](const std::string& p) { return p.find(what) == 0; });
+  };
+  EXPECT_TRUE(reported("min_ratio(a.floor) (line 2, [default]): no [H100")) << ::testing::PrintToString(problems);
+  EXPECT_TRUE(reported("min_ratio(a.loose) (line 5, [sm_90]): threshold 0.700000 is below 0.8 x"));
+  EXPECT_TRUE(reported("min_ratio(a.above) (line 6, [sm_90]): threshold 1.200000 is above"));
+  EXPECT_TRUE(reported("order(a.x / a.y) (line 7, [sm_90]): no [H100"));
+  EXPECT_FALSE(reported("min_ratio(a.replaced)"));
+  EXPECT_EQ(problems.size(), 4u) << ::testing::PrintToString(problems);
 }
