@@ -22,12 +22,6 @@ unsigned grid_for(std::size_t count) {
   return static_cast<unsigned>(std::clamp<std::size_t>((count + block - 1) / block, 1, 8192));
 }
 
-// FP64 rounding of one multiply-add chain of `terms` steps: gamma in binary64.
-double fp64_gamma(std::int64_t terms) {
-  const double ku = static_cast<double>(terms) * 0x1p-53;
-  return ku / (1.0 - ku);
-}
-
 template <class T>
 __global__ void widen(const T* in, double* out, std::size_t count, bool round_to_half) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
@@ -180,7 +174,7 @@ DeviceReference device_reference(const float* a, const float* b, const float* bi
   const std::int64_t terms = std::max<std::int64_t>(shape.k, 0) + (shape.bias ? 1 : 0);
   // element_bound is linear in sum|a b|: its factor, widened by the FP64 oracle's own rounding in
   // the value (gamma64(terms) sum|ab|) and in the magnitudes the factor multiplies.
-  const double g64 = fp64_gamma(terms + 1);
+  const double g64 = bounds::gamma64(terms + 1);
   const double factor = (element_bound(terms, precision, 1.0) + g64) * (1.0 + 2.0 * g64);
   return reference_of(a, b, shape.bias ? bias : nullptr, shape.m, shape.n, shape.k, precision == InputPrecision::fp16,
                       factor, stream);

@@ -18,7 +18,7 @@ namespace {
 std::vector<std::string> clean_names() {
   std::vector<std::string> out;
   for (const Variant& v : variants())
-    if (v.info.role != kl::Role::planted && !kl::does_not_apply(v.unsupported({128, 256, 64})))
+    if (v.info.role != kl::Role::planted && runs_here(v))
       out.push_back(v.info.name);
   return out;
 }
@@ -80,7 +80,7 @@ KL_PROPERTY(MatmulProperty, TensorCoreRungsMeetTheFp16BoundAndAgreeWithGemmEx, (
   std::vector<std::string> rungs;
   for (const Variant& v : variants())
     if (v.precision == InputPrecision::fp16 && v.info.name != "cublas_gemmex_fp16" &&
-        !kl::does_not_apply(v.unsupported({128, 256, 64})))  // wgmma_tma off 9.0, mma_sync_pipeline below 8.0
+        runs_here(v))  // wgmma_tma off 9.0, mma_sync_pipeline below 8.0
       rungs.push_back(v.info.name);
   const Variant& v = variant(*rc::gen::elementOf(rungs).as("tensor-core rung"));
   const Shape shape = *kl::gen::matmul_shape().as("drawn shape");

@@ -3,6 +3,7 @@
 #include "kl/device_facts.hpp"
 #include "kl/guarded_buffer.hpp"
 #include "kl/watchdog.hpp"
+#include "scoped_env.hpp"
 
 #include <gtest/gtest.h>
 
@@ -116,27 +117,7 @@ TEST(DeviceFacts, CoResidentCapacityMatchesThreadLimits) {
   }
 }
 
-namespace {
-
-// Sets an environment variable for one scope, restoring what was there.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) setenv(name, value, 1);
-    else unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_) setenv(name_, old_->c_str(), 1);
-    else unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
-}  // namespace
+using kl::test::ScopedEnv;
 
 // KL_DEVICE_CC lowers the compute capability the device facts report (never raises it); a kernel
 // built for a later architecture than the one reported answers that it does not load; malformed

@@ -2,6 +2,7 @@
 // tiles, cuBLAS's row-major mapping on non-square shapes, bias, shape rules, the tensor-core
 // rungs at their tile edges, and the planted missing barrier.
 #include "kl/device_facts.hpp"
+#include "kl/error_bounds.hpp"
 #include "kl/guarded_buffer.hpp"
 #include "kl/matmul.hpp"
 #include "kl/matmul_oracle.hpp"
@@ -211,7 +212,7 @@ TEST(MatmulTensorCores, EveryRungIsExactAndWithinTheBoundAtTileEdges) {
   // does not apply below compute capability 8.0, nor wgmma_tma off 9.0: their rules say so).
   int taking_every_shape = 0;
   for (const std::string& name : tensor_core_rungs())
-    taking_every_shape += name != "wgmma_tma" && !kl::does_not_apply(variant(name).unsupported({128, 256, 64}));
+    taking_every_shape += name != "wgmma_tma" && runs_here(variant(name));
   EXPECT_GE(taking_every_shape, 2) << "wmma_global and wmma_shared apply from compute capability 7.0";
   EXPECT_GE(ran, taking_every_shape * static_cast<int>(shapes.size()));
 }
@@ -267,11 +268,6 @@ struct DeviceInputs {
       : a(std::span<const float>(in.a)), b(std::span<const float>(in.b)), bias(std::span<const float>(in.bias)) {}
 };
 
-double fp64_gamma(std::int64_t terms) {
-  const double ku = static_cast<double>(terms) * 0x1p-53;
-  return ku / (1.0 - ku);
-}
-
 }  // namespace
 
 // On shapes the host oracle takes too (tile edges, a bias, one element, k = 1), the device
@@ -291,7 +287,7 @@ TEST(MatmulDeviceOracle, AgreesWithTheHostOracle) {
         const DeviceReference ref = device_reference(dev.a.data(), dev.b.data(), dev.bias.data(), shape, p);
         const std::vector<double> value = ref.value.download(), bound = ref.bound.download();
         ASSERT_EQ(value.size(), static_cast<std::size_t>(shape.m * shape.n));
-        const double g64 = fp64_gamma(shape.k + 2);
+        const double g64 = kl::bounds::gamma64(shape.k + 2);
         for (std::int64_t i = 0; i < shape.m; ++i)
           for (std::int64_t j = 0; j < shape.n; ++j) {
             const auto e = static_cast<std::size_t>(i * shape.n + j);

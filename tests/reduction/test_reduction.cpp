@@ -31,7 +31,7 @@ std::vector<FloatData> data_kinds(Dtype d) {
 // A clean rung that runs on this GPU: rung 10 does not apply below compute capability 9.0 (or
 // under KL_DEVICE_CC), which its rule says.
 bool clean_here(const Variant& v) {
-  return !v.info.has_findings() && !kl::does_not_apply(v.unsupported({1, 256, Dtype::i32}));
+  return !v.info.has_findings() && runs_here(v);
 }
 
 // The smallest block a variant takes: 64 for the last-warp rungs, else 32.
@@ -171,7 +171,7 @@ TEST(VectorizedSingleLaunch, RepeatedLaunchesGiveTheSameSumWithoutZeroingTheOutp
 // racecheck the workflow's longest test).
 TEST(BulkCopyRing, SumsAtEveryStartOffsetChunkEdgeAndRingWrap) {
   const Variant& v = variant("bulk_copy_ring");
-  if (const std::string why = v.unsupported({1, 256, Dtype::i32}); kl::does_not_apply(why)) GTEST_SKIP() << why;
+  if (!runs_here(v)) GTEST_SKIP() << v.unsupported({1, 256, Dtype::i32});
   const bool sanitizer = kl::sanitizer_small_mode();
   std::vector<std::int64_t> sizes = {0, 1, 3, 4, 8191, 8192, 8193, 65536, 1048579};
   const std::int64_t ring_sizes_from = (1 << 22) - 1;
@@ -203,7 +203,7 @@ TEST(BulkCopyRing, SumsAtEveryStartOffsetChunkEdgeAndRingWrap) {
 // elements) share the finish; sanitizers watch it on the direct grid only.
 TEST(BulkCopyRing, EveryLaunchZeroesItsOwnOutputBeforeAnyAdd) {
   const Variant& v = variant("bulk_copy_ring");
-  if (const std::string why = v.unsupported({1, 256, Dtype::i32}); kl::does_not_apply(why)) GTEST_SKIP() << why;
+  if (!runs_here(v)) GTEST_SKIP() << v.unsupported({1, 256, Dtype::i32});
   std::vector<std::int64_t> sizes = {5000, std::int64_t{1} << 16};
   if (!kl::sanitizer_small_mode()) sizes.push_back((std::int64_t{3} << 20) + 1);
   for (std::int64_t n : sizes) {

@@ -17,6 +17,12 @@ inline double gamma(std::int64_t k) {
   return ku < 1.0 ? ku / (1.0 - ku) : std::numeric_limits<double>::infinity();
 }
 
+// The same in binary64 (u = 2^-53): what an FP64 oracle's own rounding can add.
+inline double gamma64(std::int64_t k) {
+  const double ku = static_cast<double>(k) * 0x1p-53;
+  return ku < 1.0 ? ku / (1.0 - ku) : std::numeric_limits<double>::infinity();
+}
+
 // |s - ref| <= gamma(depth) * sum|x| for a binary32 sum computed as any tree of additions in
 // which no element passes through more than `depth` of them (Higham 4.2: each term carries at
 // most depth factors (1 + delta), |delta| <= u). A recursive sum of n terms has depth n - 1; a

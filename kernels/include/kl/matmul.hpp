@@ -46,6 +46,9 @@ struct Variant : kl::Variant<Shape, Args> {
 };
 
 std::span<const Variant> variants();
+// Whether `v` runs on this GPU at all (wgmma_tma off compute capability 9.0, the cp.async and
+// mma.sync rungs below 8.0, as KL_DEVICE_CC may report): its rule, asked on a whole-tile shape.
+inline bool runs_here(const Variant& v) { return !does_not_apply(v.unsupported({128, 256, 64})); }
 inline const Variant& variant(std::string_view name) { return find_variant(variants(), name); }
 
 // random: uniform in [-1, 1]; small_integers: integers in [-8, 8], where every partial sum is

@@ -44,6 +44,9 @@ struct Variant : kl::Variant<Shape, Args> {
 std::int64_t summation_depth(const Variant& v, const Shape& shape);
 
 std::span<const Variant> variants();
+// Whether `v` runs on this GPU at all (rung 10 and its twins do not below compute capability 9.0,
+// nor under a lower KL_DEVICE_CC): its rule, asked on a shape every rung takes.
+inline bool runs_here(const Variant& v) { return !does_not_apply(v.unsupported({1, 256, Dtype::i32})); }
 inline const Variant& variant(std::string_view name) { return find_variant(variants(), name); }
 
 // The largest n the int inputs are drawn for: values in [-7, 7] so |sum| <= 7 * 2^28 < 2^31 and
