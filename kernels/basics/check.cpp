@@ -2,6 +2,7 @@
 #include "kl/basics.hpp"
 
 #include "kl/error_bounds.hpp"
+#include "kl/host_parallel.hpp"
 #include "kl/random_bits.hpp"
 
 #include <cmath>
@@ -17,29 +18,35 @@ std::size_t output_size(Kernel kernel, const Shape& s) {
 }
 
 Inputs make_inputs(Kernel kernel, const Shape& shape, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  RandomBits bits(rng);
   const std::size_t n = output_size(kernel, shape);
   Inputs in;
-  if (kernel == Kernel::sum_matr || kernel == Kernel::sh_mem_ex) {
+  const bool sum = kernel == Kernel::sum_matr;
+  if (sum || kernel == Kernel::sh_mem_ex) {
     in.x.resize(n);
-    for (int& v : in.x) v = static_cast<int>(bits.below(200001, 18)) - 100000;  // -100000..100000
-    if (kernel == Kernel::sum_matr) {
-      // Y is never 0: an element of X left unwritten then differs from X + Y.
-      in.y.resize(n);
-      for (int& v : in.y) {
-        const int magnitude = 1 + static_cast<int>(bits.below(100000, 17));
-        v = bits.take(1) != 0 ? magnitude : -magnitude;
-      }
-    }
-    if (n != 0 && in.x[0] == 0) in.x[0] = 1;
+    if (sum) in.y.resize(n);
   } else if (kernel == Kernel::dot3) {
     in.a3.resize(3 * n);
     in.b3.resize(3 * n);
-    for (float& v : in.a3) v = bits.uniform(-100.0f, 100.0f);
-    for (float& v : in.b3) v = bits.uniform(-100.0f, 100.0f);
-    if (n != 0 && in.a3[0] == 0.0f) in.a3[0] = 1.0f;
   }
+  // Chunk by chunk (kl/host_parallel.hpp), each from its own generator: X then Y, or A then B.
+  for_each_chunk(n, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+    std::mt19937_64 rng(chunk_seed(seed, chunk));
+    RandomBits bits(rng);
+    if (!in.x.empty())
+      for (std::size_t i = begin; i < end; ++i) in.x[i] = static_cast<int>(bits.below(200001, 18)) - 100000;  // -100000..100000
+    // Y is never 0: an element of X left unwritten then differs from X + Y.
+    if (!in.y.empty())
+      for (std::size_t i = begin; i < end; ++i) {
+        const int magnitude = 1 + static_cast<int>(bits.below(100000, 17));
+        in.y[i] = bits.take(1) != 0 ? magnitude : -magnitude;
+      }
+    if (!in.a3.empty()) {
+      for (std::size_t i = 3 * begin; i < 3 * end; ++i) in.a3[i] = bits.uniform(-100.0f, 100.0f);
+      for (std::size_t i = 3 * begin; i < 3 * end; ++i) in.b3[i] = bits.uniform(-100.0f, 100.0f);
+    }
+  });
+  if (!in.x.empty() && in.x[0] == 0) in.x[0] = 1;
+  if (!in.a3.empty() && in.a3[0] == 0.0f) in.a3[0] = 1.0f;
   return in;
 }
 
@@ -54,30 +61,32 @@ std::vector<double> oracle(Kernel kernel, const Shape& s, const Inputs& in) {
   const std::size_t n = output_size(kernel, s);
   const double untouched = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> want(n, untouched);
-  for (std::size_t i = 0; i < n; ++i) {
-    switch (kernel) {
-      case Kernel::hello: break;
-      case Kernel::counter: want[i] = static_cast<double>(s.cols) * s.block.x; break;
-      case Kernel::fill_arr: want[i] = 2.0 * static_cast<double>(i); break;
-      case Kernel::matr: want[i] = static_cast<double>(i); break;
-      case Kernel::sum_matr: want[i] = static_cast<double>(in.x[i]) + in.y[i]; break;
-      case Kernel::sh_mem_ex: want[i] = 2.0 * in.x[i]; break;
-      // Both seed writers compute idx * 2.0f in float: idx rounds to float first (exact below 2^24).
-      case Kernel::coalesced:
-        if (static_cast<std::int64_t>(i) < s.threads) want[i] = 2.0 * static_cast<float>(i);
-        break;
-      case Kernel::non_coalesced:
-        if (i % 2 == 0 && static_cast<std::int64_t>(i / 2) < s.threads)
-          want[i] = static_cast<double>(static_cast<int>(static_cast<float>(i / 2) * 2.0f));
-        break;
-      case Kernel::dot3: {
-        double dot = 0;  // exact: float products are exact in double, three terms round once each at 2^-53
-        for (int k = 0; k < 3; ++k) dot += static_cast<double>(in.a3[3 * i + k]) * in.b3[3 * i + k];
-        want[i] = dot;
-        break;
+  for_each_chunk(n, [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      switch (kernel) {
+        case Kernel::hello: break;
+        case Kernel::counter: want[i] = static_cast<double>(s.cols) * s.block.x; break;
+        case Kernel::fill_arr: want[i] = 2.0 * static_cast<double>(i); break;
+        case Kernel::matr: want[i] = static_cast<double>(i); break;
+        case Kernel::sum_matr: want[i] = static_cast<double>(in.x[i]) + in.y[i]; break;
+        case Kernel::sh_mem_ex: want[i] = 2.0 * in.x[i]; break;
+        // Both seed writers compute idx * 2.0f in float: idx rounds to float first (exact below 2^24).
+        case Kernel::coalesced:
+          if (static_cast<std::int64_t>(i) < s.threads) want[i] = 2.0 * static_cast<float>(i);
+          break;
+        case Kernel::non_coalesced:
+          if (i % 2 == 0 && static_cast<std::int64_t>(i / 2) < s.threads)
+            want[i] = static_cast<double>(static_cast<int>(static_cast<float>(i / 2) * 2.0f));
+          break;
+        case Kernel::dot3: {
+          double dot = 0;  // exact: float products are exact in double, three terms round once each at 2^-53
+          for (int k = 0; k < 3; ++k) dot += static_cast<double>(in.a3[3 * i + k]) * in.b3[3 * i + k];
+          want[i] = dot;
+          break;
+        }
       }
     }
-  }
+  });
   return want;
 }
 
@@ -91,20 +100,20 @@ void compare(const std::vector<T>& got, const std::vector<double>& want, const I
   r.guards.unwritten = 0;
   r.guards.first_unwritten = GuardReport::none;
   r.checked = got.size();
-  for (std::size_t i = 0; i < got.size(); ++i) {
+  compare_in_chunks(got.size(), r, [&](std::size_t i, CaseResult& part) {
     const bool poison = GuardedBuffer<T>::is_poison(got[i]);
     if (std::isnan(want[i])) {
-      if (!poison) r.add_mismatch({i, static_cast<double>(got[i]), want[i], 0});
-      continue;
+      if (!poison) part.add_mismatch({i, static_cast<double>(got[i]), want[i], 0});
+      return;
     }
     if (poison) {
-      if (r.guards.unwritten++ == 0) r.guards.first_unwritten = i;
-      continue;
+      if (part.guards.unwritten++ == 0) part.guards.first_unwritten = i;
+      return;
     }
     const double allowed = kernel == Kernel::dot3 ? dot3_bound(&in.a3[3 * i], &in.b3[3 * i]) : 0.0;
     if (!(std::abs(static_cast<double>(got[i]) - want[i]) <= allowed))
-      r.add_mismatch({i, static_cast<double>(got[i]), want[i], allowed});
-  }
+      part.add_mismatch({i, static_cast<double>(got[i]), want[i], allowed});
+  });
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "kl/elementwise.hpp"
 
 #include "kl/error_bounds.hpp"
+#include "kl/host_parallel.hpp"
 #include "kl/random_bits.hpp"
 
 #include <cmath>
@@ -12,21 +13,23 @@
 namespace kl::elementwise {
 
 Inputs make_inputs(Op op, const Shape& shape, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  RandomBits bits(rng);
   const auto n = static_cast<std::size_t>(std::max<std::int64_t>(shape.n, 0));
   Inputs in;
-  if (op == Op::add) {
-    in.a.resize(n);
-    in.b.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      in.a[i] = bits.uniform(-1000.0f, 1000.0f);
-      in.b[i] = bits.uniform(-1000.0f, 1000.0f);
+  in.a.resize(n);
+  if (op == Op::add) in.b.resize(n);
+  // Chunk by chunk (kl/host_parallel.hpp), each from its own generator.
+  for_each_chunk(n, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+    std::mt19937_64 rng(chunk_seed(seed, chunk));
+    RandomBits bits(rng);
+    for (std::size_t i = begin; i < end; ++i) {
+      if (op == Op::add) {
+        in.a[i] = bits.uniform(-1000.0f, 1000.0f);
+        in.b[i] = bits.uniform(-1000.0f, 1000.0f);
+      } else {
+        in.a[i] = bits.uniform(-87.0f, 88.0f);
+      }
     }
-  } else {
-    in.a.resize(n);
-    for (float& x : in.a) x = bits.uniform(-87.0f, 88.0f);
-  }
+  });
   // Never all zero: an all-zero input hides unwritten or misplaced outputs.
   if (n != 0 && in.a[0] == 0.0f) in.a[0] = 1.0f;
   return in;
@@ -34,8 +37,10 @@ Inputs make_inputs(Op op, const Shape& shape, std::uint64_t seed) {
 
 std::vector<double> oracle(Op op, const Inputs& in) {
   std::vector<double> out(in.a.size());
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = op == Op::add ? static_cast<double>(in.a[i] + in.b[i]) : std::exp(static_cast<double>(in.a[i]));
+  for_each_chunk(out.size(), [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      out[i] = op == Op::add ? static_cast<double>(in.a[i] + in.b[i]) : std::exp(static_cast<double>(in.a[i]));
+  });
   return out;
 }
 
@@ -70,15 +75,15 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, Offs
 CaseResult compare_output(Op op, const std::vector<float>& got, const std::vector<double>& want) {
   CaseResult r;
   r.checked = got.size();
-  for (std::size_t i = 0; i < got.size(); ++i) {
+  compare_in_chunks(got.size(), r, [&](std::size_t i, CaseResult& part) {
     const float want_f = static_cast<float>(want[i]);
     const bool within = op == Op::add ? std::memcmp(&got[i], &want_f, sizeof(float)) == 0
                                       : bounds::ulp_distance(got[i], want_f) <= bounds::expf_max_ulp;
     if (!within) {
       const double ulp = std::abs(std::nextafter(want_f, INFINITY) - want_f);
-      r.add_mismatch({i, got[i], want[i], op == Op::add ? 0.0 : bounds::expf_max_ulp * ulp});
+      part.add_mismatch({i, got[i], want[i], op == Op::add ? 0.0 : bounds::expf_max_ulp * ulp});
     }
-  }
+  });
   return r;
 }
 

@@ -3,10 +3,13 @@
 
 #include "kl/error_bounds.hpp"
 #include "kl/guarded_buffer.hpp"
+#include "kl/host_parallel.hpp"
 #include "kl/random_bits.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <random>
 #include <stdexcept>
 
@@ -42,13 +45,16 @@ void make_positive_sum(std::vector<T>& x, std::size_t lo, std::size_t hi, double
 
 // Nonzero integers in [-7, 7], each half summing to a positive value: a kernel that drops any
 // element, sums one half or nothing is off by at least 1, which the exact check rejects.
-std::vector<int> int_inputs(std::size_t n, std::mt19937_64& rng) {
-  RandomBits bits(rng);
+std::vector<int> int_inputs(std::size_t n, std::uint64_t seed) {
   std::vector<int> x(n);
-  for (int& v : x) {
-    const int magnitude = 1 + static_cast<int>(bits.below(7, 3));
-    v = bits.take(1) != 0 ? magnitude : -magnitude;
-  }
+  for_each_chunk(n, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+    std::mt19937_64 rng(chunk_seed(seed, chunk));
+    RandomBits bits(rng);
+    for (std::size_t i = begin; i < end; ++i) {
+      const int magnitude = 1 + static_cast<int>(bits.below(7, 3));
+      x[i] = bits.take(1) != 0 ? magnitude : -magnitude;
+    }
+  });
   double room = INFINITY;  // int32 holds 7 * 2^28: no mass limit
   make_positive_sum(x, 0, n / 2, room);
   make_positive_sum(x, n / 2, n, room);
@@ -71,86 +77,140 @@ bool select_next(std::size_t& wanted, std::size_t& left, RandomBits& bits) {
   return take;
 }
 
+// Chunk c's share of `total` items spread over chunks in proportion to `weight` (cumulative
+// weights before and through chunk c, out of `all`): the shares add up to `total` exactly.
+std::size_t share(std::size_t total, std::size_t weight_before, std::size_t weight_through, std::size_t all) {
+  if (all == 0) return 0;
+  if (total > std::numeric_limits<std::uint64_t>::max() / all)
+    throw std::logic_error("reduction inputs: chunk shares would overflow 64 bits");
+  const auto upto = [&](std::size_t w) { return static_cast<std::size_t>(std::uint64_t{total} * w / all); };
+  return upto(weight_through) - upto(weight_before);
+}
+
 // Exact integer float inputs, every order exact, no zero wherever that is possible:
 //  - up to small_exact_n elements, integers in [-6, 8] without 0 (mean 1): masses <= 8n, 6n;
 //  - beyond, +-1: 55% of the terms +1 (at most 2^24 of them), the rest -1. Each nonzero term takes
 //    at least 1 of the 2^25 - 2^20 mass, so past that many elements no input can be both exact in
-//    every order and free of zeros: exactly that many terms are nonzero, at uniformly chosen
-//    positions that include the first and the last.
+//    every order and free of zeros: exactly that many terms are nonzero, the first and the last
+//    among them. Each chunk (kl/host_parallel.hpp) takes its share of the nonzero terms in
+//    proportion to its length, and of the +1s in proportion to its nonzero terms, and spreads
+//    them uniformly within itself (selection sampling).
 // Each half sums to a positive value.
-std::vector<float> exact_integer_inputs(std::size_t n, std::mt19937_64& rng) {
+std::vector<float> exact_integer_inputs(std::size_t n, std::uint64_t seed) {
   constexpr auto small_exact_n = static_cast<std::size_t>(negative_mass_limit / 8);
   std::vector<float> x(n, 0.0f);
-  double positive_room = positive_mass_limit;
-  RandomBits bits(rng);
   if (n <= small_exact_n) {
-    for (float& v : x) {
-      const int drawn = static_cast<int>(bits.below(14, 4)) - 6;  // -6..7, 0 standing for 8
-      v = static_cast<float>(drawn == 0 ? 8 : drawn);
-      if (v > 0) positive_room -= v;
-    }
+    for_each_chunk(n, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+      std::mt19937_64 rng(chunk_seed(seed, chunk));
+      RandomBits bits(rng);
+      for (std::size_t i = begin; i < end; ++i) {
+        const int drawn = static_cast<int>(bits.below(14, 4)) - 6;  // -6..7, 0 standing for 8
+        x[i] = static_cast<float>(drawn == 0 ? 8 : drawn);
+      }
+    });
   } else {
     const std::size_t nonzero = std::min(n, static_cast<std::size_t>(positive_mass_limit + negative_mass_limit));
-    std::size_t positives = std::min(static_cast<std::size_t>(positive_mass_limit), (nonzero * 11 + 19) / 20);
-    std::size_t nonzero_left = nonzero;
-    const std::size_t edges = std::min<std::size_t>(n, 2);
-    std::size_t interior_wanted = nonzero - edges, interior_left = n - edges;
-    for (std::size_t i = 0; i < n; ++i) {
-      const bool edge = i == 0 || i + 1 == n;  // a dropped first or last element must show
-      if (!edge && !select_next(interior_wanted, interior_left, bits)) continue;
-      x[i] = select_next(positives, nonzero_left, bits) ? 1.0f : -1.0f;
-      if (x[i] > 0) positive_room -= 1.0;
-    }
+    const std::size_t positives = std::min(static_cast<std::size_t>(positive_mass_limit), (nonzero * 11 + 19) / 20);
+    // The interior (all but the first and the last element, always nonzero) holds the rest.
+    const std::size_t interior_wanted = nonzero - 2, interior = n - 2;
+    const auto interior_before = [&](std::size_t i) { return i == 0 ? 0 : std::min(i - 1, interior); };
+    const auto nonzero_before = [&](std::size_t i) {
+      return (i > 0 ? 1 : 0) + share(interior_wanted, 0, interior_before(i), interior) + (i >= n ? 1 : 0);
+    };
+    for_each_chunk(n, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+      std::mt19937_64 rng(chunk_seed(seed, chunk));
+      RandomBits bits(rng);
+      std::size_t wanted = share(interior_wanted, interior_before(begin), interior_before(end), interior);
+      std::size_t left = interior_before(end) - interior_before(begin);
+      std::size_t nonzero_left = nonzero_before(end) - nonzero_before(begin);
+      std::size_t positives_left = share(positives, nonzero_before(begin), nonzero_before(end), nonzero);
+      for (std::size_t i = begin; i < end; ++i) {
+        const bool edge = i == 0 || i + 1 == n;  // a dropped first or last element must show
+        if (!edge && !select_next(wanted, left, bits)) continue;
+        x[i] = select_next(positives_left, nonzero_left, bits) ? 1.0f : -1.0f;
+      }
+    });
   }
+  double positive_room = positive_mass_limit;
+  for (const float v : x)
+    if (v > 0) positive_room -= v;
   make_positive_sum(x, 0, n / 2, positive_room);
   make_positive_sum(x, n / 2, n, positive_room);
   return x;
 }
 
 // Uniform in [0.5, 1.5) on a grid of 2^-24 (24 random bits each).
-std::vector<float> rounding_inputs(std::size_t n, std::mt19937_64& rng) {
-  RandomBits bits(rng);
+std::vector<float> rounding_inputs(std::size_t n, std::uint64_t seed) {
   std::vector<float> x(n);
-  for (float& v : x) v = bits.uniform(0.5f, 1.5f);
+  for_each_chunk(n, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+    std::mt19937_64 rng(chunk_seed(seed, chunk));
+    RandomBits bits(rng);
+    for (std::size_t i = begin; i < end; ++i) x[i] = bits.uniform(0.5f, 1.5f);
+  });
   return x;
 }
 
 }  // namespace
 
 Inputs make_inputs(const Shape& shape, std::uint64_t seed, FloatData data) {
-  std::mt19937_64 rng(seed);
   const auto n = static_cast<std::size_t>(std::max<std::int64_t>(shape.n, 0));
   Inputs in;
   if (shape.dtype == Dtype::i32) {
     if (shape.n > max_exact_int_n)
       throw std::invalid_argument("int inputs: n must be at most 2^28 so the int32 sum cannot overflow");
-    in.i = int_inputs(n, rng);
+    in.i = int_inputs(n, seed);
   } else {
-    in.f = data == FloatData::exact_integers ? exact_integer_inputs(n, rng) : rounding_inputs(n, rng);
+    in.f = data == FloatData::exact_integers ? exact_integer_inputs(n, seed) : rounding_inputs(n, seed);
   }
   return in;
 }
 
 Oracle oracle(Dtype dtype, const Inputs& in) {
-  Oracle o;
-  if (dtype == Dtype::i32) {
-    for (int x : in.i) o.exact += x;
-    o.value = static_cast<double>(o.exact);
-  } else {
+  // Per-chunk partial sums (kl/host_parallel.hpp), added in chunk order: exact for ints and for
+  // integer-valued floats, and for other floats a double sum no less accurate than one pass.
+  struct Partial {
+    std::int64_t exact = 0;
+    double value = 0, sum_abs = 0, positive = 0, negative = 0;
     bool integers = true;
-    double positive = 0, negative = 0;
-    for (float x : in.f) {
-      o.value += x;
-      o.sum_abs += std::abs(static_cast<double>(x));
-      if (x > 0) positive += x;
-      else negative -= x;
-      integers = integers && std::trunc(x) == x;
+  };
+  const std::size_t n = dtype == Dtype::i32 ? in.i.size() : in.f.size();
+  std::vector<Partial> parts(chunk_count(n));
+  for_each_chunk(n, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
+    Partial& p = parts[chunk];
+    if (dtype == Dtype::i32) {
+      for (std::size_t i = begin; i < end; ++i) p.exact += in.i[i];
+      return;
     }
-    // Every partial sum of any order is a subset sum, an integer in [-negative, positive]: exact
-    // in binary32 when both masses are at most 2^24 (and in double, which holds 2^53).
-    o.exact_in_fp32 = integers && positive <= bounds::fp32_exact_integer_limit &&
-                      negative <= bounds::fp32_exact_integer_limit;
+    for (std::size_t i = begin; i < end; ++i) {
+      const float x = in.f[i];
+      p.value += x;
+      p.sum_abs += std::abs(static_cast<double>(x));
+      if (x > 0) p.positive += x;
+      else p.negative -= x;
+      p.integers = p.integers && std::trunc(x) == x;
+    }
+  });
+  Oracle o;
+  Partial all;
+  for (const Partial& p : parts) {
+    all.exact += p.exact;
+    all.value += p.value;
+    all.sum_abs += p.sum_abs;
+    all.positive += p.positive;
+    all.negative += p.negative;
+    all.integers = all.integers && p.integers;
   }
+  if (dtype == Dtype::i32) {
+    o.exact = all.exact;
+    o.value = static_cast<double>(o.exact);
+    return o;
+  }
+  o.value = all.value;
+  o.sum_abs = all.sum_abs;
+  // Every partial sum of any order is a subset sum, an integer in [-negative, positive]: exact
+  // in binary32 when both masses are at most 2^24 (and in double, which holds 2^53).
+  o.exact_in_fp32 = all.integers && all.positive <= bounds::fp32_exact_integer_limit &&
+                    all.negative <= bounds::fp32_exact_integer_limit;
   return o;
 }
 
