@@ -1,6 +1,7 @@
 // Elementwise family on the GPU: the seeds' exact examples, the planted over-launch caught by
 // the canaries, and launch validation.
 #include "kl/elementwise.hpp"
+#include "kl/test_env.hpp"
 
 #include <gtest/gtest.h>
 
@@ -81,11 +82,16 @@ TEST(PlantedAddUnguarded, IsCorrectWhenTheBlocksTileExactly) {
 
 // The vectorised rungs read and write 16 bytes at a time: every start offset of each buffer
 // (0..3 floats past a 16-byte boundary; equal offsets take the float4 path after a head, unequal
-// ones the float-by-float loop) at sizes around the vector width and the grid's reach.
+// ones the float-by-float loop) at sizes around the vector width and the grid's reach. The largest
+// size spans many waves of 256-thread blocks (2930 of them); under a sanitizer 300007 still spans
+// 293, more than two per SM, at a tenth of the cost (its four tool runs and the KL_DEVICE_CC twin
+// took 54 s of the tier at 3000017).
 TEST(ElementwiseVectorized, RightAtEveryOffsetOfEveryBuffer) {
+  const std::int64_t largest = kl::sanitizer_small_mode() ? 300007 : 3000017;
   for (const char* name : {"add_vectorized", "exp_vectorized"}) {
     const Variant& v = variant(name);
-    for (std::int64_t n : {0, 1, 2, 3, 4, 5, 9, 1021, 65537, 3000017})
+    for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{4},
+                           std::int64_t{5}, std::int64_t{9}, std::int64_t{1021}, std::int64_t{65537}, largest})
       for (const Offsets o : {Offsets{0, 0, 0}, Offsets{1, 1, 1}, Offsets{2, 2, 2}, Offsets{3, 3, 3},
                               Offsets{0, 1, 2}, Offsets{3, 0, 0}, Offsets{0, 0, 3}}) {
         const CaseResult r = run_case(v, {n, 256}, make_inputs(v.op, {n, 256}, 4), o);
