@@ -5,6 +5,7 @@
 #include "kl/host_parallel.hpp"
 #include "kl/random_bits.hpp"
 
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -57,79 +58,108 @@ double dot3_bound(const float* a, const float* b) {
   return (bounds::gamma(3) + 0x1p-52) * sum_abs;
 }
 
-std::vector<double> oracle(Kernel kernel, const Shape& s, const Inputs& in) {
-  const std::size_t n = output_size(kernel, s);
+double expected_at(Kernel kernel, const Shape& s, const Inputs& in, std::size_t i) {
   const double untouched = std::numeric_limits<double>::quiet_NaN();
-  std::vector<double> want(n, untouched);
-  for_each_chunk(n, [&](std::size_t, std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      switch (kernel) {
-        case Kernel::hello: break;
-        case Kernel::counter: want[i] = static_cast<double>(s.cols) * s.block.x; break;
-        case Kernel::fill_arr: want[i] = 2.0 * static_cast<double>(i); break;
-        case Kernel::matr: want[i] = static_cast<double>(i); break;
-        case Kernel::sum_matr: want[i] = static_cast<double>(in.x[i]) + in.y[i]; break;
-        case Kernel::sh_mem_ex: want[i] = 2.0 * in.x[i]; break;
-        // Both seed writers compute idx * 2.0f in float: idx rounds to float first (exact below 2^24).
-        case Kernel::coalesced:
-          if (static_cast<std::int64_t>(i) < s.threads) want[i] = 2.0 * static_cast<float>(i);
-          break;
-        case Kernel::non_coalesced:
-          if (i % 2 == 0 && static_cast<std::int64_t>(i / 2) < s.threads)
-            want[i] = static_cast<double>(static_cast<int>(static_cast<float>(i / 2) * 2.0f));
-          break;
-        case Kernel::dot3: {
-          double dot = 0;  // exact: float products are exact in double, three terms round once each at 2^-53
-          for (int k = 0; k < 3; ++k) dot += static_cast<double>(in.a3[3 * i + k]) * in.b3[3 * i + k];
-          want[i] = dot;
-          break;
-        }
-      }
+  switch (kernel) {
+    case Kernel::hello: return untouched;
+    case Kernel::counter: return static_cast<double>(s.cols) * s.block.x;
+    case Kernel::fill_arr: return 2.0 * static_cast<double>(i);
+    case Kernel::matr: return static_cast<double>(i);
+    case Kernel::sum_matr: return static_cast<double>(in.x[i]) + in.y[i];
+    case Kernel::sh_mem_ex: return 2.0 * in.x[i];
+    // Both seed writers compute idx * 2.0f in float: idx rounds to float first (exact below 2^24).
+    case Kernel::coalesced:
+      return static_cast<std::int64_t>(i) < s.threads ? 2.0 * static_cast<float>(i) : untouched;
+    case Kernel::non_coalesced:
+      return i % 2 == 0 && static_cast<std::int64_t>(i / 2) < s.threads
+                 ? static_cast<double>(static_cast<int>(static_cast<float>(i / 2) * 2.0f))
+                 : untouched;
+    case Kernel::dot3: {
+      double dot = 0;  // exact: float products are exact in double, three terms round once each at 2^-53
+      for (int k = 0; k < 3; ++k) dot += static_cast<double>(in.a3[3 * i + k]) * in.b3[3 * i + k];
+      return dot;
     }
+  }
+  return untouched;
+}
+
+std::vector<double> oracle(Kernel kernel, const Shape& s, const Inputs& in) {
+  std::vector<double> want(output_size(kernel, s));
+  for_each_chunk(want.size(), [&](std::size_t, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) want[i] = expected_at(kernel, s, in, i);
   });
   return want;
 }
 
 namespace {
 
-// Compares a downloaded output with the oracle: NaN entries must still hold the poison; the
-// guard report's `unwritten` then counts only elements the kernel had to write.
-template <class T>
-void compare(const std::vector<T>& got, const std::vector<double>& want, const Inputs& in, Kernel kernel,
-             CaseResult& r) {
+// Compares an output with the oracle, want(i) giving element i's expected value: NaN entries must
+// still hold the poison; the guard report's `unwritten` then counts only elements the kernel had
+// to write. value(i) and poison(i) read element i of the output.
+template <class Want, class Value, class Poison>
+CaseResult compare(std::size_t n, Kernel kernel, const Inputs& in, Want want, Value value, Poison poison) {
+  CaseResult r;
   r.guards.unwritten = 0;
   r.guards.first_unwritten = GuardReport::none;
-  r.checked = got.size();
-  compare_in_chunks(got.size(), r, [&](std::size_t i, CaseResult& part) {
-    const bool poison = GuardedBuffer<T>::is_poison(got[i]);
-    if (std::isnan(want[i])) {
-      if (!poison) part.add_mismatch({i, static_cast<double>(got[i]), want[i], 0});
+  r.checked = n;
+  compare_in_chunks(n, r, [&](std::size_t i, CaseResult& part) {
+    const double expected = want(i);
+    const bool unwritten = poison(i);
+    if (std::isnan(expected)) {
+      if (!unwritten) part.add_mismatch({i, value(i), expected, 0});
       return;
     }
-    if (poison) {
+    if (unwritten) {
       if (part.guards.unwritten++ == 0) part.guards.first_unwritten = i;
       return;
     }
     const double allowed = kernel == Kernel::dot3 ? dot3_bound(&in.a3[3 * i], &in.b3[3 * i]) : 0.0;
-    if (!(std::abs(static_cast<double>(got[i]) - want[i]) <= allowed))
-      part.add_mismatch({i, static_cast<double>(got[i]), want[i], allowed});
+    const double got = value(i);
+    if (!(std::abs(got - expected) <= allowed)) part.add_mismatch({i, got, expected, allowed});
   });
+  return r;
+}
+
+template <class T>
+CaseResult compare_vectors(const std::vector<T>& got, const std::vector<double>& want, const Inputs& in,
+                           Kernel kernel) {
+  return compare(
+      got.size(), kernel, in, [&](std::size_t i) { return want[i]; },
+      [&](std::size_t i) { return static_cast<double>(got[i]); },
+      [&](std::size_t i) { return GuardedBuffer<T>::is_poison(got[i]); });
+}
+
+// A comparison's result with the canary words of the guarded buffer's report (its unwritten
+// count stays the comparison's, which knows the elements the kernel must leave alone).
+CaseResult with_canaries(CaseResult r, const GuardReport& guards) {
+  r.guards.damaged_before = guards.damaged_before;
+  r.guards.damaged_after = guards.damaged_after;
+  r.guards.first_damaged_after = guards.first_damaged_after;
+  return r;
 }
 
 }  // namespace
 
 CaseResult compare_output(Kernel kernel, const std::vector<int>& got, const std::vector<double>& want,
                           const Inputs& inputs) {
-  CaseResult r;
-  compare(got, want, inputs, kernel, r);
-  return r;
+  return compare_vectors(got, want, inputs, kernel);
 }
 
 CaseResult compare_output(Kernel kernel, const std::vector<float>& got, const std::vector<double>& want,
                           const Inputs& inputs) {
-  CaseResult r;
-  compare(got, want, inputs, kernel, r);
-  return r;
+  return compare_vectors(got, want, inputs, kernel);
+}
+
+bool float_output(Kernel kernel) { return kernel == Kernel::coalesced || kernel == Kernel::dot3; }
+
+CaseResult compare_words(Kernel kernel, const Shape& shape, const Inputs& inputs, const std::vector<std::uint32_t>& words) {
+  const bool floats = float_output(kernel);
+  return compare(
+      words.size(), kernel, inputs, [&](std::size_t i) { return expected_at(kernel, shape, inputs, i); },
+      [&](std::size_t i) {
+        return floats ? static_cast<double>(std::bit_cast<float>(words[i])) : static_cast<double>(std::bit_cast<int>(words[i]));
+      },
+      [&](std::size_t i) { return words[i] == GuardPatterns<4>::poison; });
 }
 
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, int output_offset) {
@@ -151,9 +181,7 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, int 
     out.poison();
     v.launch({a.data(), b.data(), out.data(), shape});
     KL_CUDA_CHECK(cudaDeviceSynchronize());
-    r.guards = out.inspect();
-    compare(out.download(), want, in, v.kernel, r);
-    return r;
+    return with_canaries(compare_vectors(out.download(), want, in, v.kernel), out.inspect());
   }
   // Inputs get exact-size allocations so memcheck sees any read past their end.
   DeviceBuffer<int> y{std::span<const int>(v.kernel == Kernel::sum_matr ? in.y : in.x)};
@@ -164,9 +192,7 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, int 
     KL_CUDA_CHECK(cudaMemcpy(out.data(), in.x.data(), n * sizeof(int), cudaMemcpyHostToDevice));
   v.launch({y.data(), nullptr, out.data(), shape});
   KL_CUDA_CHECK(cudaDeviceSynchronize());
-  r.guards = out.inspect();
-  compare(out.download(), want, in, v.kernel, r);
-  return r;
+  return with_canaries(compare_vectors(out.download(), want, in, v.kernel), out.inspect());
 }
 
 }  // namespace kl::basics

@@ -35,11 +35,14 @@ Inputs make_inputs(Op op, const Shape& shape, std::uint64_t seed) {
   return in;
 }
 
+double expected_at(Op op, const Inputs& in, std::size_t i) {
+  return op == Op::add ? static_cast<double>(in.a[i] + in.b[i]) : std::exp(static_cast<double>(in.a[i]));
+}
+
 std::vector<double> oracle(Op op, const Inputs& in) {
   std::vector<double> out(in.a.size());
   for_each_chunk(out.size(), [&](std::size_t, std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i)
-      out[i] = op == Op::add ? static_cast<double>(in.a[i] + in.b[i]) : std::exp(static_cast<double>(in.a[i]));
+    for (std::size_t i = begin; i < end; ++i) out[i] = expected_at(op, in, i);
   });
   return out;
 }
@@ -72,19 +75,34 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, Offs
   return r;
 }
 
-CaseResult compare_output(Op op, const std::vector<float>& got, const std::vector<double>& want) {
+namespace {
+
+// Element i of `got` against want(i): add bit-exact, exp within kl::bounds::expf_max_ulp.
+template <class Want>
+CaseResult compare(Op op, const std::vector<float>& got, Want want) {
   CaseResult r;
   r.checked = got.size();
   compare_in_chunks(got.size(), r, [&](std::size_t i, CaseResult& part) {
-    const float want_f = static_cast<float>(want[i]);
+    const double expected = want(i);
+    const auto want_f = static_cast<float>(expected);
     const bool within = op == Op::add ? std::memcmp(&got[i], &want_f, sizeof(float)) == 0
                                       : bounds::ulp_distance(got[i], want_f) <= bounds::expf_max_ulp;
     if (!within) {
       const double ulp = std::abs(std::nextafter(want_f, INFINITY) - want_f);
-      part.add_mismatch({i, got[i], want[i], op == Op::add ? 0.0 : bounds::expf_max_ulp * ulp});
+      part.add_mismatch({i, got[i], expected, op == Op::add ? 0.0 : bounds::expf_max_ulp * ulp});
     }
   });
   return r;
+}
+
+}  // namespace
+
+CaseResult compare_output(Op op, const std::vector<float>& got, const std::vector<double>& want) {
+  return compare(op, got, [&](std::size_t i) { return want[i]; });
+}
+
+CaseResult compare_with_inputs(Op op, const std::vector<float>& got, const Inputs& inputs) {
+  return compare(op, got, [&](std::size_t i) { return expected_at(op, inputs, i); });
 }
 
 }  // namespace kl::elementwise

@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -144,6 +146,102 @@ TEST(HostParallel, ExactIntegerInputsKeepTheirNonzeroCountOverChunks) {
   const kl::reduction::Oracle o = kl::reduction::oracle(kl::reduction::Dtype::f32, in);
   EXPECT_TRUE(o.exact_in_fp32);
   EXPECT_GT(o.value, 0.0);
+}
+
+}  // namespace
+
+namespace {
+
+// The bench checks basics outputs word by word with the oracle computed as it goes
+// (compare_words); the tests compare with the oracle's vector (compare_output). On outputs with
+// a wrong value, an unwritten element and a write where none was due, in several chunks, both
+// report the same counts and the same first elements.
+TEST(HostParallel, BasicsWordComparisonReportsWhatTheOracleVectorDoes) {
+  using kl::basics::Kernel;
+  for (const Kernel k : {Kernel::fill_arr, Kernel::matr, Kernel::sum_matr, Kernel::sh_mem_ex, Kernel::coalesced,
+                         Kernel::non_coalesced, Kernel::dot3}) {
+    kl::basics::Shape s;
+    if (k == Kernel::matr || k == Kernel::sum_matr) {
+      s.rows = 1500;
+      s.cols = 1500;
+      s.block = {16, 16};
+    } else {
+      s.cols = static_cast<int>(2 * kl::host_chunk + 99);
+      s.block = {256, 1};
+      s.threads = k == Kernel::non_coalesced ? s.cols / 2 - 40 : s.cols - 40;  // a tail left unwritten
+    }
+    const kl::basics::Inputs in = kl::basics::make_inputs(k, s, 3);
+    const std::vector<double> want = kl::basics::oracle(k, s, in);
+    const bool floats = kl::basics::float_output(k);
+    std::vector<std::uint32_t> words(want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      if (std::isnan(want[i])) {
+        words[i] = kl::GuardPatterns<4>::poison;
+      } else if (floats) {
+        words[i] = std::bit_cast<std::uint32_t>(static_cast<float>(want[i]));
+      } else {
+        words[i] = std::bit_cast<std::uint32_t>(static_cast<int>(want[i]));
+      }
+    }
+    // Clean first: both pass.
+    EXPECT_TRUE(kl::basics::compare_words(k, s, in, words).ok()) << static_cast<int>(k);
+    // A value off by a lot past the first chunk, an unwritten element in the last chunk, and (where
+    // the oracle wants an element untouched) a write there.
+    const std::size_t wrong = kl::host_chunk + 7, unwritten = want.size() - 50;
+    words[wrong] = floats ? std::bit_cast<std::uint32_t>(1e30f) : std::bit_cast<std::uint32_t>(123456789);
+    if (!std::isnan(want[unwritten])) words[unwritten] = kl::GuardPatterns<4>::poison;
+    const auto gap = std::find_if(want.begin(), want.end(), [](double w) { return std::isnan(w); });
+    if (gap != want.end()) words[static_cast<std::size_t>(gap - want.begin())] = 0;
+    kl::CaseResult by_vector;
+    if (floats) {
+      std::vector<float> got(words.size());
+      std::memcpy(got.data(), words.data(), words.size() * 4);
+      by_vector = kl::basics::compare_output(k, got, want, in);
+    } else {
+      std::vector<int> got(words.size());
+      std::memcpy(got.data(), words.data(), words.size() * 4);
+      by_vector = kl::basics::compare_output(k, got, want, in);
+    }
+    const kl::CaseResult by_words = kl::basics::compare_words(k, s, in, words);
+    EXPECT_FALSE(by_words.ok()) << static_cast<int>(k);
+    EXPECT_EQ(by_words.mismatch_count, by_vector.mismatch_count) << static_cast<int>(k);
+    EXPECT_EQ(by_words.guards.unwritten, by_vector.guards.unwritten) << static_cast<int>(k);
+    EXPECT_EQ(by_words.guards.first_unwritten, by_vector.guards.first_unwritten) << static_cast<int>(k);
+    EXPECT_EQ(by_words.checked, by_vector.checked) << static_cast<int>(k);
+    ASSERT_EQ(by_words.mismatches.size(), by_vector.mismatches.size()) << static_cast<int>(k);
+    for (std::size_t m = 0; m < by_words.mismatches.size(); ++m) {
+      EXPECT_EQ(by_words.mismatches[m].index, by_vector.mismatches[m].index) << static_cast<int>(k);
+      EXPECT_EQ(by_words.mismatches[m].got, by_vector.mismatches[m].got) << static_cast<int>(k);
+    }
+    EXPECT_GE(by_words.mismatch_count, 1u) << static_cast<int>(k);
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The elementwise bench compares with the oracle computed from the inputs as it goes
+// (compare_with_inputs); the tests with the oracle's vector. Same verdicts on planted errors.
+TEST(HostParallel, ElementwiseInputComparisonReportsWhatTheOracleVectorDoes) {
+  using kl::elementwise::Op;
+  for (const Op op : {Op::add, Op::exp}) {
+    const std::int64_t n = 2 * static_cast<std::int64_t>(kl::host_chunk) + 5;
+    const kl::elementwise::Inputs in = kl::elementwise::make_inputs(op, {n, 256}, 8);
+    const std::vector<double> want = kl::elementwise::oracle(op, in);
+    std::vector<float> got(want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) got[i] = static_cast<float>(want[i]);
+    EXPECT_TRUE(kl::elementwise::compare_with_inputs(op, got, in).ok());
+    got[3] = std::nextafter(got[3], INFINITY);  // one ulp: add must be exact, exp may be off by 2
+    got[kl::host_chunk + 1] *= 1.5f;
+    got[got.size() - 1] = std::bit_cast<float>(kl::GuardPatterns<4>::poison);
+    const kl::CaseResult a = kl::elementwise::compare_with_inputs(op, got, in);
+    const kl::CaseResult b = kl::elementwise::compare_output(op, got, want);
+    EXPECT_EQ(a.mismatch_count, op == Op::add ? 3u : 2u);
+    EXPECT_EQ(a.mismatch_count, b.mismatch_count);
+    ASSERT_EQ(a.mismatches.size(), b.mismatches.size());
+    for (std::size_t m = 0; m < a.mismatches.size(); ++m) EXPECT_EQ(a.mismatches[m].index, b.mismatches[m].index);
+  }
 }
 
 }  // namespace

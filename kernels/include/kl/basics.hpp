@@ -56,8 +56,9 @@ struct Inputs {
 Inputs make_inputs(Kernel kernel, const Shape& shape, std::uint64_t seed);
 
 // The expected output, element by element; NaN marks an element the kernel must NOT write
-// (the gaps of the stride-2 writer, the tail past its threads).
+// (the gaps of the stride-2 writer, the tail past its threads). expected_at is element i of it.
 std::vector<double> oracle(Kernel kernel, const Shape& shape, const Inputs& inputs);
+double expected_at(Kernel kernel, const Shape& shape, const Inputs& inputs, std::size_t i);
 // Elements of the output buffer (cols for the access kernels, 1 for the counter, rows*cols otherwise).
 std::size_t output_size(Kernel kernel, const Shape& shape);
 
@@ -68,6 +69,12 @@ CaseResult compare_output(Kernel kernel, const std::vector<int>& got, const std:
                           const Inputs& inputs);
 CaseResult compare_output(Kernel kernel, const std::vector<float>& got, const std::vector<double>& want,
                           const Inputs& inputs);
+// The same comparison over the output's raw 4-byte words (floats for coalesced and dot3, ints
+// otherwise), the oracle computed element by element as it goes: what the bench checks a
+// 2^26-element output with, without a 512 MiB vector of expected values.
+CaseResult compare_words(Kernel kernel, const Shape& shape, const Inputs& inputs, const std::vector<std::uint32_t>& words);
+// Whether the kernel writes floats (coalesced, dot3) rather than ints.
+bool float_output(Kernel kernel);
 
 // Uploads exact-size inputs, poisons a guarded output (sum_matr: X uploaded into it), launches,
 // checks guards and compares: ints exactly; dot3 within gamma(3) * sum |a_i b_i| of a double
