@@ -89,7 +89,10 @@ endfunction()
 # perturb. A failure prints the seed (the binary's main and the property replay lines do), and
 #   KL_PERTURB_SEED=S ctest --preset gpu -R '^<n>\.seed<S>$'
 # replays it. No sanitizer runs: the delays change nothing a tool checks, and the tier exists for
-# what the tools cannot see.
+# what the tools cannot see. The runs take the sanitizer tier's small sizes (KL_SANITIZER_SMALL=1,
+# RapidCheck's own case count): the delays, not the sizes, make the rare orders common, and every
+# delayed block holds the GPU while it sleeps, so full sizes made the tier a fifth of the
+# workflow's GPU time.
 function(kl_add_perturb_test)
   cmake_parse_arguments(ARG "" "NAME;TARGET;FILTER;TIMEOUT;RC_DEFAULTS" "" ${ARGN})
   _kl_scaled_timeout(ARG_TIMEOUT "${ARG_TIMEOUT}" 300)
@@ -99,7 +102,7 @@ function(kl_add_perturb_test)
     add_test(NAME ${test_name} COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${ARG_TARGET}> ${filter})
     _kl_common_test_properties(${test_name} ${ARG_TIMEOUT} "gpu;perturb")
     set_property(TEST ${test_name} APPEND PROPERTY ENVIRONMENT
-      "KL_PERTURB_SEED=${seed}" "KL_PERTURB_MAX_DELAY_US=${KL_PERTURB_MAX_DELAY_US}")
+      "KL_PERTURB_SEED=${seed}" "KL_PERTURB_MAX_DELAY_US=${KL_PERTURB_MAX_DELAY_US}" "KL_SANITIZER_SMALL=1")
     if(ARG_RC_DEFAULTS)
       set_property(TEST ${test_name} APPEND PROPERTY ENVIRONMENT "KL_RC_DEFAULTS=${ARG_RC_DEFAULTS}")
     endif()

@@ -1,5 +1,6 @@
 // Schedule perturbation, host side (kl/perturb.hpp).
 #include "kl/perturb.hpp"
+#include "kl/test_env.hpp"
 
 #include <charconv>
 #include <cstdlib>
@@ -87,8 +88,10 @@ std::string replay_hint() {
   const Settings& s = settings();
   const std::string seed = std::to_string(s.seed);
   const std::string delay = std::to_string(s.max_delay_ns / 1000);
+  // The perturb tier's tests also run at the small sizes (KL_SANITIZER_SMALL): a replay needs them.
+  const std::string sizes = sanitizer_small_mode() ? " KL_SANITIZER_SMALL=1" : "";
   return "perturbation seed " + seed + ", delays up to " + delay + " us; replay with " + seed_variable + "=" + seed +
-         " " + max_delay_variable + "=" + delay;
+         " " + max_delay_variable + "=" + delay + sizes;
 }
 
 }  // namespace kl::perturb

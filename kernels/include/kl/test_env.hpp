@@ -6,8 +6,8 @@
 
 namespace kl {
 
-// KL_SANITIZER_SMALL=1 (set by every sanitizer run in ctest): shrink cases so the sanitizer
-// tier stays within minutes. Anything but unset, "" or "0" turns it on.
+// KL_SANITIZER_SMALL=1 (set by every sanitizer run in ctest, and by the perturb tier's runs):
+// shrink cases so those tiers stay within minutes. Anything but unset, "" or "0" turns it on.
 inline bool sanitizer_small_mode() {
   const char* v = std::getenv("KL_SANITIZER_SMALL");
   return v != nullptr && std::string_view(v) != "" && std::string_view(v) != "0";
