@@ -44,7 +44,8 @@ install(FILES
   kernels/include/kl/case_result.hpp kernels/include/kl/check.hpp kernels/include/kl/device_buffer.hpp
   kernels/include/kl/device_compare.hpp
   kernels/include/kl/device_facts.hpp kernels/include/kl/error_bounds.hpp kernels/include/kl/geometry.hpp
-  kernels/include/kl/guarded_buffer.hpp kernels/include/kl/perturb.hpp kernels/include/kl/perturb.cuh
+  kernels/include/kl/guarded_buffer.hpp kernels/include/kl/host_parallel.hpp kernels/include/kl/perturb.hpp
+  kernels/include/kl/perturb.cuh
   kernels/include/kl/registry.hpp kernels/include/kl/test_env.hpp
   kernels/include/kl/timing.hpp kernels/include/kl/watchdog.hpp kernels/include/kl/watchdog.cuh
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/kl)
