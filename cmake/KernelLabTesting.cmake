@@ -102,6 +102,14 @@ function(_kl_scaled_timeout out given default)
   set(${out} ${scaled} PARENT_SCOPE)
 endfunction()
 
+# kl_gpu_test_binary_in_all(<target>): with KL_BUILD_GPU_TEST_BINARIES OFF (a build that runs
+# only the host tier), the GPU test binary <target> is left out of `all`; build it by name.
+function(kl_gpu_test_binary_in_all target)
+  if(DEFINED KL_BUILD_GPU_TEST_BINARIES AND NOT KL_BUILD_GPU_TEST_BINARIES)
+    set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+  endif()
+endfunction()
+
 # kl_add_host_test(NAME n TARGET t [LABELS ...] [TIMEOUT s] [ARGS ...])
 # A test that needs no GPU: label host.
 function(kl_add_host_test)
