@@ -64,9 +64,22 @@ set(KL_GPU_LAUNCHER "${_kl_gpu_launcher}" CACHE INTERNAL "ci/ctest-gpu-env.sh: c
 set(KL_CTEST_GPU_SLOTS 8 CACHE STRING
     "GPU tests that may share one GPU under a ctest resource spec (a perf test takes all of them)")
 
+# What every test that shares a GPU runs with (kl_gpu_resources without WHOLE_GPU).
+# CUDA_DEVICE_MAX_CONNECTIONS=1: one hardware work queue per CUDA context instead of eight. The
+# driver creates contexts one at a time, so a tier of hundreds of short test processes on one GPU
+# waits on context creation: on the H100, 64 bare contexts created 16 at a time took 11.9 s with
+# the default and 4.4 s with one queue, and the gpu preset's tests outside the perf tier 117-122 s
+# and 90 s. Streams beyond one would share that queue (false serialisation, which could hide a
+# missing cross-stream wait): the lab's kernels and harness launch on one stream only. The perf
+# tier, alone on its GPU, keeps the driver's default, as a user's program would run.
+set(KL_SHARED_GPU_TEST_ENV "CUDA_DEVICE_MAX_CONNECTIONS=1" CACHE INTERNAL
+    "Environment of every test that shares a GPU (kl_gpu_resources without WHOLE_GPU)")
+
 # kl_gpu_resources(<test>... [WHOLE_GPU])
 # Declares what the tests need of a GPU: one slot of one GPU by default; WHOLE_GPU takes every
 # slot of one GPU (nothing else runs on it) and makes the test RUN_SERIAL, as timing needs.
+# A test that shares a GPU also gets KL_SHARED_GPU_TEST_ENV (appended: set the test's own
+# ENVIRONMENT before this call, or append to it after).
 # Each test's COMMAND must start with ${KL_GPU_LAUNCHER}, which turns the allocation into
 # CUDA_VISIBLE_DEVICES; the host test kl.ci.gpu_tests_declare_resources checks both for every
 # test labelled gpu. For a perf test:
@@ -82,6 +95,7 @@ function(kl_gpu_resources)
       RESOURCE_GROUPS "gpus:${KL_CTEST_GPU_SLOTS}" RUN_SERIAL TRUE)
   else()
     set_tests_properties(${ARG_UNPARSED_ARGUMENTS} PROPERTIES RESOURCE_GROUPS "gpus:1")
+    set_property(TEST ${ARG_UNPARSED_ARGUMENTS} APPEND PROPERTY ENVIRONMENT ${KL_SHARED_GPU_TEST_ENV})
   endif()
 endfunction()
 
@@ -332,7 +346,7 @@ function(kl_add_slow_property_test)
   kl_add_gpu_test(NAME ${ARG_NAME} TARGET ${ARG_TARGET} FILTER "${ARG_FILTER}" TIMEOUT ${ARG_TIMEOUT}
                   LABELS "property;slow" NO_SANITIZERS _SANITIZED_ELSEWHERE
                   WHY "the slow tier's shapes (n up to 10^8, matmul sides past 512) are far too large for the tools, and its properties run under every tool in the normal tier")
-  set_tests_properties(${ARG_NAME} PROPERTIES ENVIRONMENT "KL_CTEST_NAME=${ARG_NAME};KL_CTEST_PRESET=${KL_PRESET};KL_PROPERTY_TIER=slow")
+  set_tests_properties(${ARG_NAME} PROPERTIES ENVIRONMENT "KL_CTEST_NAME=${ARG_NAME};KL_CTEST_PRESET=${KL_PRESET};KL_PROPERTY_TIER=slow;${KL_SHARED_GPU_TEST_ENV}")
 endfunction()
 
 # kl_add_planted_finding(NAME repro-name TOOL tool)

@@ -1,13 +1,16 @@
-# cmake -DCTEST=<ctest> -DBUILD_DIR=<build> -DLAUNCHER=<ci/ctest-gpu-env.sh> -DSLOTS=<n> -P this
+# cmake -DCTEST=<ctest> -DBUILD_DIR=<build> -DLAUNCHER=<ci/ctest-gpu-env.sh> -DSLOTS=<n>
+#       -DSHARED_ENV=<VAR=value> -P this
 #
 # Every test labelled gpu must be able to run beside others on a multi-GPU machine:
 #  - its command starts with the launcher (ci/ctest-gpu-env.sh), which turns ctest's GPU
 #    allocation into CUDA_VISIBLE_DEVICES;
 #  - it declares RESOURCE_GROUPS: one slot of one GPU ("gpus:1"), or, for a test labelled perf,
-#    every slot of one GPU ("gpus:<SLOTS>") and RUN_SERIAL.
+#    every slot of one GPU ("gpus:<SLOTS>") and RUN_SERIAL;
+#  - a test that shares a GPU runs with SHARED_ENV (KL_SHARED_GPU_TEST_ENV) in its ENVIRONMENT, and
+#    a perf test without it (it times what a user's program would run).
 # A test registered with plain add_test() and no kl_gpu_resources() call fails here, naming it.
 include(${CMAKE_CURRENT_LIST_DIR}/ctest_json.cmake)
-kl_require_defined(check_gpu_test_resources CTEST BUILD_DIR LAUNCHER SLOTS)
+kl_require_defined(check_gpu_test_resources CTEST BUILD_DIR LAUNCHER SLOTS SHARED_ENV)
 kl_registered_tests(json)
 
 # property(<out> <name>): the JSON value of a property of the test in ${test}, or NOTFOUND.
@@ -85,6 +88,13 @@ foreach(i RANGE ${last})
     if(NOT serial)
       list(APPEND problems "${name}: a perf test must be RUN_SERIAL (kl_gpu_resources(${name} WHOLE_GPU))")
     endif()
+  endif()
+  property(environment ENVIRONMENT)
+  string(FIND "${environment}" "\"${SHARED_ENV}\"" at)
+  if(is_perf AND NOT at EQUAL -1)
+    list(APPEND problems "${name}: a perf test must not run with ${SHARED_ENV} (that is for tests sharing a GPU)")
+  elseif(NOT is_perf AND at EQUAL -1)
+    list(APPEND problems "${name}: ENVIRONMENT lacks ${SHARED_ENV} (kl_gpu_resources(${name}) appends it: was ENVIRONMENT set after that call?)")
   endif()
   property(groups RESOURCE_GROUPS)
   set(ok FALSE)
