@@ -30,3 +30,19 @@ foreach(_kl_gtest_target gtest gtest_main)
     add_library(GTest::${_kl_gtest_target} ALIAS ${_kl_gtest_target})
   endif()
 endforeach()
+
+# A project that adds this tree (add_subdirectory, FetchContent) links the derived tests, which
+# name GoogleTest's and RapidCheck's targets from its own directory: imported targets found here
+# must be visible there.
+if(NOT PROJECT_IS_TOP_LEVEL)
+  foreach(_kl_dependency GTest::gtest GTest::gtest_main GTest::GTest GTest::Main rapidcheck rapidcheck_gtest)
+    if(TARGET ${_kl_dependency})
+      get_target_property(_kl_imported ${_kl_dependency} IMPORTED)
+      get_target_property(_kl_aliased ${_kl_dependency} ALIASED_TARGET)
+      get_target_property(_kl_global ${_kl_dependency} IMPORTED_GLOBAL)
+      if(_kl_imported AND NOT _kl_aliased AND NOT _kl_global)
+        set_target_properties(${_kl_dependency} PROPERTIES IMPORTED_GLOBAL TRUE)
+      endif()
+    endif()
+  endforeach()
+endif()

@@ -1,17 +1,19 @@
 # `cmake --install` exports the harness as the CMake package KernelLab, for projects that put
 # their own kernels under it (examples/own-kernel is one):
 #   find_package(KernelLab REQUIRED)
-#   target_link_libraries(my_kernels PUBLIC KernelLab::harness)
-#   kl_family(my_family BENCHED)                       # my_kernels defines kl::family_my_family()
-#   kl_add_family_set(NAME my_lab LIBRARIES my_kernels)
-#   add_executable(my-lab) ; target_link_libraries(my-lab PRIVATE KernelLab::cli_main my_lab)
-#   set(KL_CLI_TARGET my-lab) ; kl_add_gpu_test(...) ; kl_add_planted_finding(...) ; ...
+#   add_library(my_kernels STATIC my_family.cu)        # KL_KIT_FAMILY(my_family, ...) (cli/kit.hpp)
+#   target_link_libraries(my_kernels PUBLIC KernelLab::harness PRIVATE KernelLab::compile_options)
+#   kl_family(my_family BENCHED)
+#   kl_add_lab(PROGRAM my-lab LIBRARIES my_kernels TESTS ... GATES ... PLANTED ...)
+# (a family written by hand, family.hpp, can still use the single functions below instead).
 #
 # Targets (namespace KernelLab::): common (CUDA checks, device and guarded buffers, the
 # registry's vocabulary, timing, the watchdog), bench_core (gates, reports, roofline),
-# harness (the command line's commands and the bench's measuring context), cli_main (main()),
-# gpu_test_main (a GoogleTest main that fails without a GPU), property_support (KL_PROPERTY,
-# generators, replay lines). CMake functions: kl_family, kl_add_family_set, kl_add_host_test,
+# harness (the command line's commands, the bench's measuring context, the kit), cli_main
+# (main()), gpu_test_main (a GoogleTest main that fails without a GPU), property_support
+# (KL_PROPERTY, generators, replay lines), derived_host_tests and derived_gpu_tests (the tests a
+# family with derived checks gets, compiled into the project's binaries), compile_options (C++20,
+# warnings). CMake functions: kl_family, kl_add_family_set, kl_add_lab, kl_add_host_test,
 # kl_add_gpu_test (with its four sanitizer runs), kl_add_slow_property_test,
 # kl_add_planted_finding, kl_finalize_planted_findings, kl_add_perf_test, the perturbation
 # tier's kl_perturbation_units, kl_add_perturbed_executable, kl_add_perturb_test and
@@ -31,9 +33,11 @@ set_target_properties(kl_cli_main PROPERTIES EXPORT_NAME cli_main)
 set_target_properties(kl_gpu_test_main PROPERTIES EXPORT_NAME gpu_test_main)
 set_target_properties(kl_property_support PROPERTIES EXPORT_NAME property_support)
 set_target_properties(kl_compile_options PROPERTIES EXPORT_NAME compile_options)
+set_target_properties(kl_derived_host_tests PROPERTIES EXPORT_NAME derived_host_tests)
+set_target_properties(kl_derived_gpu_tests PROPERTIES EXPORT_NAME derived_gpu_tests)
 
 install(TARGETS kl_common kl_bench_core kl_harness kl_cli_main kl_gpu_test_main kl_property_support
-                kl_compile_options
+                kl_compile_options kl_derived_host_tests kl_derived_gpu_tests
   EXPORT KernelLabTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${KL_INSTALL_INCLUDEDIR})
@@ -57,14 +61,17 @@ install(FILES
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/core)
 install(FILES
   bench/cli/args.hpp bench/cli/bench_context.hpp bench/cli/bench_selection.hpp bench/cli/cli.hpp
-  bench/cli/family.hpp bench/cli/run_support.hpp bench/cli/sanitizer.hpp bench/cli/version.hpp
+  bench/cli/family.hpp bench/cli/kit.hpp bench/cli/kit.cuh bench/cli/run_support.hpp bench/cli/sanitizer.hpp bench/cli/version.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/cli)
 install(FILES property/support/generators.hpp property/support/pairwise.hpp property/support/property.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/property)
 install(FILES bench/cli/main.cpp DESTINATION ${KL_INSTALL_DATADIR})
+install(FILES property/derived/derived.hpp property/derived/derived.cpp property/derived/derived_host_tests.cpp
+              property/derived/derived_gpu_tests.cpp
+  DESTINATION ${KL_INSTALL_DATADIR}/derived)
 install(PROGRAMS ci/ctest-gpu-env.sh tests/support/expect_exit.sh DESTINATION ${KL_INSTALL_DATADIR})
 install(FILES
-  cmake/KernelLabFamilies.cmake cmake/KernelLabGpuCheck.cmake cmake/KernelLabPerturbation.cmake
+  cmake/KernelLabFamilies.cmake cmake/KernelLabGpuCheck.cmake cmake/KernelLabProgram.cmake cmake/KernelLabPerturbation.cmake
   cmake/KernelLabTesting.cmake
   DESTINATION ${KL_INSTALL_CMAKEDIR})
 

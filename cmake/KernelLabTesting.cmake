@@ -140,7 +140,7 @@ endfunction()
 #                 [SKIP_UNDER_<TOOL> pattern... SKIP_REASON_<TOOL> "reason"]...
 #                 [ONLY_SANITIZERS tool... WHY "reason" | WHY_<TOOL> "reason"...]
 #                 [NO_SANITIZERS WHY "reason"]
-#                 [PROOF_<TOOL> "regex"]...)
+#                 [PROOF_<TOOL> "regex" | PROOF_FINDING_<TOOL> finding]...)
 # A GPU test binary, plus one run under each compute-sanitizer tool (n.memcheck, ...) in
 # small-case mode (KL_SANITIZER_ENV).
 # FILTER runs only the matching gtests (one case per ctest entry, own process); the sanitizer
@@ -156,7 +156,8 @@ endfunction()
 # parallelism); NO_SANITIZERS registers none. The others are not registered at all (never
 # run-and-passed), and each one's reason (WHY_<TOOL>, else WHY) is printed on its own line.
 # Every exclusion is earned: a tool left out (SKIP_UNDER_<TOOL>, or not registered) needs
-# PROOF_<TOOL>, the regex of the tool's report that made us leave it out. The test
+# PROOF_<TOOL>, the regex of the tool's report that made us leave it out (or PROOF_FINDING_<TOOL>,
+# the planted finding whose registry entry holds that regex: `sanitize --expect-report-of`). The test
 # n.<tool>.exclusion_earned runs the tool on exactly what was left out (`kernel-lab sanitize
 # --expect-report`) and passes only while the tool still reports it; once a tool version stops,
 # it fails saying the exclusion can go.
@@ -165,7 +166,7 @@ function(kl_add_gpu_test)
   set(skip_keywords)
   foreach(tool IN LISTS KL_SANITIZER_TOOLS)
     string(TOUPPER ${tool} upper)
-    list(APPEND per_tool_keywords SKIP_REASON_${upper} WHY_${upper} PROOF_${upper})
+    list(APPEND per_tool_keywords SKIP_REASON_${upper} WHY_${upper} PROOF_${upper} PROOF_FINDING_${upper})
     list(APPEND skip_keywords SKIP_UNDER_${upper})
   endforeach()
   cmake_parse_arguments(ARG "NO_SANITIZERS;_SANITIZED_ELSEWHERE" "NAME;TARGET;TIMEOUT;FILTER;RC_DEFAULTS;WHY;SKIP_REASON;${per_tool_keywords}"
@@ -242,19 +243,26 @@ macro(_kl_add_exclusion_proofs registered)
       endif()
     endif()
     if(proof_filter STREQUAL "")
-      if(DEFINED ARG_PROOF_${proof_upper})
+      if(DEFINED ARG_PROOF_${proof_upper} OR DEFINED ARG_PROOF_FINDING_${proof_upper})
         message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): PROOF_${proof_upper} given, yet nothing is left out of ${proof_tool}")
       endif()
       continue()
     endif()
-    if(NOT ARG_PROOF_${proof_upper})
+    # The report that earns the exclusion: a regex (PROOF_<TOOL>), or the pattern a planted
+    # finding declares in its registry entry (PROOF_FINDING_<TOOL>, the finding's name).
+    if(ARG_PROOF_${proof_upper} AND NOT ARG_PROOF_FINDING_${proof_upper})
+      set(proof_expect --expect-report "${ARG_PROOF_${proof_upper}}")
+    elseif(ARG_PROOF_FINDING_${proof_upper} AND NOT ARG_PROOF_${proof_upper})
+      set(proof_expect --expect-report-of "${ARG_PROOF_FINDING_${proof_upper}}")
+    else()
       message(FATAL_ERROR "kl_add_gpu_test(${ARG_NAME}): ${proof_tool} leaves out ${proof_filter}, "
-                          "so PROOF_${proof_upper} must give the regex of ${proof_tool}'s report that earns it")
+                          "so PROOF_${proof_upper} (the regex of ${proof_tool}'s report that earns it) or "
+                          "PROOF_FINDING_${proof_upper} (the planted finding whose pattern it is) must be given, one of them")
     endif()
     set(proof_name ${ARG_NAME}.${proof_tool}.exclusion_earned)
     add_test(NAME ${proof_name}
       COMMAND ${KL_GPU_LAUNCHER} $<TARGET_FILE:${KL_CLI_TARGET}> sanitize --tool ${proof_tool}
-              --expect-report "${ARG_PROOF_${proof_upper}}" --
+              ${proof_expect} --
               $<TARGET_FILE:${ARG_TARGET}> ${ARG_ARGS} --gtest_filter=${proof_filter})
     set_tests_properties(${proof_name} PROPERTIES
       LABELS "gpu;sanitizer;${proof_tool};exclusion-proof;${ARG_LABELS}"
@@ -268,7 +276,9 @@ endmacro()
 # nothing when there is nothing to filter.
 function(_kl_gtest_filter out positive negative)
   set(pattern "${positive}")
-  if(negative)
+  if(negative AND pattern MATCHES "-")
+    string(APPEND pattern ":${negative}")  # POSITIVE already has its negative part: extend it
+  elseif(negative)
     string(APPEND pattern "-${negative}")
   endif()
   set(arg "")

@@ -87,7 +87,9 @@ std::vector<CommandSpec> harness_commands() {
        {{"tool", "T", "memcheck, racecheck, synccheck or initcheck"},
         {"expect-report", "REGEX",
          "prove an exclusion: pass only if T reports REGEX on the command; fail, saying the\n"
-         "exclusion can go, once it does not"}},
+         "exclusion can go, once it does not"},
+        {"expect-report-of", "FINDING",
+         "the same, with the report pattern planted finding FINDING declares (kl_add_lab's proofs)"}},
        0, true, "-- <command...>", "run a command under compute-sanitizer T\n", Needs::gpu_and_sanitizer},
       {"expect",
        {{"against-fix", "", "check the fix instead: its run must pass, the tool stay silent"},

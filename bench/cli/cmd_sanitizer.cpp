@@ -47,8 +47,19 @@ int check_finding(const std::string& repro, bool against_fix, const std::string&
   return verdict.exit_code;
 }
 
-// The pattern of --expect-report, checked before anything runs.
+// The pattern of --expect-report (or of the finding --expect-report-of names), checked before
+// anything runs.
 std::string exclusion_pattern(const ParsedArgs& args) {
+  if (args.has("expect-report") && args.has("expect-report-of"))
+    throw UsageError("--expect-report and --expect-report-of exclude each other");
+  if (args.has("expect-report-of")) {
+    const std::string name = args.text("expect-report-of", "");
+    try {
+      return find_planted(name).finding->report_pattern;
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--expect-report-of: ") + e.what());
+    }
+  }
   const std::string pattern = args.text("expect-report", "");
   if (pattern.empty()) throw UsageError("--expect-report needs a regular expression");
   try {
@@ -77,7 +88,8 @@ int cmd_sanitize(const ParsedArgs& args, std::ostream& out) {
   const std::string tool = args.text("tool", "");
   if (!is_tool_name(tool))
     throw UsageError("--tool must be one of memcheck, racecheck, synccheck, initcheck; got '" + tool + "'");
-  const std::string pattern = args.has("expect-report") ? exclusion_pattern(args) : "";
+  const std::string pattern =
+      args.has("expect-report") || args.has("expect-report-of") ? exclusion_pattern(args) : "";
   std::vector<std::string> cmd = sanitizer_command(require_sanitizer(), tool);
   cmd.insert(cmd.end(), args.passthrough.begin(), args.passthrough.end());
   if (!pattern.empty()) return prove_exclusion(tool, pattern, cmd, args, out);

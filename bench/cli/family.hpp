@@ -12,12 +12,16 @@
 
 #include "args.hpp"
 
+#include "kl/case_result.hpp"
 #include "kl/registry.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kl::bench {
@@ -37,6 +41,25 @@ struct FamilyCommand {
   int (*run)(const cli::ParsedArgs& args, std::ostream& out) = nullptr;
 };
 
+// What the derived tests (property/derived/) run a family by: the shape as `run` flags, so every case
+// they report is one `run` command away from its replay. A family gives it or leaves `check`
+// empty (then the derived tests pass over it); the kit's families (kit.hpp) give it whole.
+struct DerivedChecks {
+  // One case of the variant at the shape the flags give (shape flags only), inputs drawn from
+  // `seed`, on a poisoned and guarded output, compared with the oracle. Throws
+  // std::invalid_argument "<id>: <rule>" for a shape outside the variant's rules.
+  std::function<CaseResult(const VariantInfo&, const std::vector<std::string>& flags, std::uint64_t seed)> check;
+  // "" when the variant takes the shape, else the rule it breaks (no GPU needed).
+  std::function<std::string(const VariantInfo&, const std::vector<std::string>& flags)> rule;
+  // Shapes every clean variant must pass: empty, single, odd and overhanging ones.
+  std::vector<std::vector<std::string>> unit_shapes;
+  // Shapes every variant must refuse, with words its refusal must contain.
+  std::vector<std::pair<std::vector<std::string>, std::string>> refused_shapes;
+  // The generator the derived property draws shapes from: "vector" (--n, --block) or "matrix"
+  // (--rows, --cols, --block).
+  std::string shape_kind;
+};
+
 struct Family {
   std::string name;
   // The variant table, as the catalogue lists it (variants_of(table) below).
@@ -46,21 +69,24 @@ struct Family {
   // defaults included) and the runner. run parses the flags, refuses an unsupported shape before
   // touching the GPU, checks one case against the oracle, then times it.
   std::vector<cli::FlagSpec> run_flags;
-  int (*run)(const VariantInfo& variant, const cli::ParsedArgs& args, std::ostream& out) = nullptr;
+  std::function<int(const VariantInfo& variant, const cli::ParsedArgs& args, std::ostream& out)> run;
 
   // `kernel-lab bench`: the cases (every variant at the bench size, swept shapes), and how one
   // is measured (inputs, validated timing, the work model and the ceiling it is read against).
   // Or, instead, why the family is not benchmarked (printed in every report).
-  std::vector<cli::BenchCase> (*bench_cases)() = nullptr;
-  bench::Result (*bench_measure)(const cli::BenchCase& c, cli::Bench& bench) = nullptr;
+  std::function<std::vector<cli::BenchCase>()> bench_cases;
+  std::function<bench::Result(const cli::BenchCase& c, cli::Bench& bench)> bench_measure;
   // `kernel-lab bench --sweep`: the memory-bound families' variants again at every swept n
   // (bench/core/size_sweep.hpp; BenchCase::sweep is the size tag), each read against a ceiling
   // measured at that n. nullptr: the family has no size sweep.
-  std::vector<cli::BenchCase> (*sweep_cases)() = nullptr;
+  std::function<std::vector<cli::BenchCase>()> sweep_cases;
   std::string not_benchmarked;
 
   // Commands beyond run and bench that only this family has.
   std::vector<FamilyCommand> commands;
+
+  // What the derived tests run it by (empty for families that write their tests by hand).
+  DerivedChecks derived;
 
   bool benchmarked() const { return bench_cases != nullptr; }
 };

@@ -10,6 +10,21 @@
 : "${KL_CMAKE:=cmake}"
 : "${KL_CTEST:=ctest}"
 
+# The example's price of entry: its C++ (kernels, oracles, the declaration, its own tests) and its
+# CMake, counted without blank and comment lines.
+code_lines() {  # code_lines COMMENT-PREFIX FILE...
+  local comment=$1
+  shift
+  cat "$@" | grep -v '^[[:space:]]*$' | grep -cv "^[[:space:]]*$comment" || true
+}
+example=$KL_SOURCE_DIR/examples/own-kernel
+mapfile -t cxx_files < <(find "$example" -path "$example/build" -prune -o -type f \
+  \( -name '*.cu' -o -name '*.cpp' -o -name '*.hpp' -o -name '*.cuh' \) -print)
+cxx_lines=$(code_lines '//' "${cxx_files[@]}")
+check "the example's C++ is at most 80 lines (it is $cxx_lines)" test "$cxx_lines" -le 80
+cmake_lines=$(code_lines '#' "$example/CMakeLists.txt")
+check "the example's CMake is at most 25 lines (it is $cmake_lines)" test "$cmake_lines" -le 25
+
 prefix=$scratch/prefix
 build=$scratch/own-kernel
 run_captured "$KL_CMAKE" --install "$KL_BUILD_DIR" --prefix "$prefix"
@@ -29,10 +44,10 @@ check "the example builds without warnings" lacks "$out" "warning"
 run_captured "$KL_CTEST" --test-dir "$build" -N
 listed=$out
 for t in starter.host starter.cli.no_gpu_exits_2 starter.unit starter.unit.memcheck starter.unit.racecheck \
-  starter.unit.synccheck starter.unit.initcheck starter.property starter.property.memcheck \
-  starter.property.initcheck kl.expect.memcheck-saxpy-off-by-one \
-  kl.expect.memcheck-saxpy-off-by-one.fix_is_silent starter.gates.consistency starter.perf.starter \
-  starter.perf.gate_bites; do
+  starter.unit.synccheck starter.unit.initcheck starter.unit.memcheck.exclusion_earned starter.property \
+  starter.property.memcheck starter.property.racecheck starter.property.synccheck starter.property.initcheck \
+  kl.expect.memcheck-saxpy-off-by-one kl.expect.memcheck-saxpy-off-by-one.fix_is_silent \
+  starter.gates.consistency starter.perf.starter starter.perf.gate_bites; do
   check "the example registers $t" contains "$listed" "Test +#[0-9]+: ${t//./\\.}$"
 done
 

@@ -1,0 +1,154 @@
+// The kit (bench/cli/kit.hpp) on the host: a spec's mistakes are refused naming the rule, the shape
+// rules and flags the derived tests rely on, seeded data, and the refusals that come before any
+// GPU is touched. (Its kernels run in examples/own-kernel's GPU tier.)
+#include "kit.hpp"
+
+#include "bench_context.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+using kl::kit::FamilySpec;
+using kl::kit::Matrix;
+using kl::kit::Vector;
+
+namespace {
+
+// Stand-ins: the host tests validate and look up, never launch.
+void matrix_kernel(kl::kit::Call<Matrix>) {}
+void matrix_oracle(const kl::kit::HostCall<Matrix>&) {}
+void vector_kernel(kl::kit::Call<Vector>) {}
+void vector_oracle(const kl::kit::HostCall<Vector>&) {}
+
+const kl::ExpectedFinding canary_finding{kl::Checker::canary, "", "", {"--rows", "3"}, "kit_matrix.copy"};
+
+FamilySpec<Matrix> matrix_spec(std::string name) {
+  return {.name = std::move(name), .inputs = 2, .scalar = true, .bench_shape = {64, 64, {16, 16}},
+          .variants = {{"copy", "a copy", matrix_kernel, matrix_oracle, {8, 0}},
+                       {"broken", "a planted bug", matrix_kernel, matrix_oracle, {8, 0}, kl::Role::planted,
+                        {canary_finding}}}};
+}
+
+// The families every test below looks at, made once (a family is made once per program).
+const kl::Family& matrix_family() {
+  static const kl::Family& f = kl::kit::make_family(matrix_spec("kit_matrix"));
+  return f;
+}
+const kl::Family& vector_family() {
+  static const kl::Family& f = kl::kit::make_family(FamilySpec<Vector>{
+      .name = "kit_vector", .inputs = 1, .bench_shape = {1 << 20, 256},
+      .variants = {{"scale", "a map", vector_kernel, vector_oracle, {8, 1}}}});
+  return f;
+}
+
+std::string refusal_of(FamilySpec<Matrix> spec) {
+  try {
+    kl::kit::make_family(std::move(spec));
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(KitSpec, MistakesAreRefusedNamingTheRule) {
+  auto spec = [](auto&& edit) {
+    FamilySpec<Matrix> s = matrix_spec("kit_refused");
+    edit(s);
+    return refusal_of(std::move(s));
+  };
+  EXPECT_NE(spec([](auto& s) { s.name = "Kit"; }).find("lower-case letters, digits and _"), std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.inputs = 0; }).find("inputs must be 1..3, got 0"), std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.inputs = 4; }).find("inputs must be 1..3, got 4"), std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.variants.clear(); }).find("no variants"), std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.bench_shape.rows = -1; }).find("bench_shape: rows and cols must be >= 0"),
+            std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.variants[1].name = "copy"; }).find("variant 'copy' declared twice"), std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.variants[0].oracle = nullptr; }).find("copy needs a kernel and an oracle"),
+            std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.variants[1].findings.clear(); }).find("broken: a planted variant has findings"),
+            std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.variants[0].findings = {canary_finding}; }).find("copy: a planted variant has"),
+            std::string::npos);
+  // Made once: a second family of the same name is refused.
+  (void)matrix_family();
+  EXPECT_NE(refusal_of(matrix_spec("kit_matrix")).find("kit family 'kit_matrix' made twice"), std::string::npos);
+}
+
+TEST(KitShapes, UnitShapesAreTakenAndRefusedShapesNameTheirRule) {
+  for (const kl::Family* f : {&matrix_family(), &vector_family()}) {
+    const kl::DerivedChecks& d = f->derived;
+    ASSERT_TRUE(d.check && d.rule) << f->name;
+    EXPECT_GE(d.unit_shapes.size(), 8u) << f->name;
+    EXPECT_GE(d.refused_shapes.size(), 4u) << f->name;
+    for (const auto& flags : d.unit_shapes) EXPECT_EQ(d.rule(*f->variants[0], flags), "") << f->name;
+    for (const auto& [flags, words] : d.refused_shapes)
+      EXPECT_NE(d.rule(*f->variants[0], flags).find(words), std::string::npos) << f->name << " " << words;
+  }
+  EXPECT_EQ(matrix_family().derived.shape_kind, "matrix");
+  EXPECT_EQ(vector_family().derived.shape_kind, "vector");
+  EXPECT_EQ(kl::kit::flags_of(Matrix{100, 37, {32, 8}}),
+            (std::vector<std::string>{"--rows", "100", "--cols", "37", "--block", "32x8"}));
+  EXPECT_EQ(kl::kit::flags_of(Vector{4099, 96}), (std::vector<std::string>{"--n", "4099", "--block", "96"}));
+  // The grid limit: 70000 rows of one-thread blocks need 70000 blocks in y.
+  EXPECT_NE(matrix_family().derived.rule(*matrix_family().variants[0], kl::kit::flags_of(Matrix{70000, 1, {1, 1}}))
+                .find("gridDim.y"),
+            std::string::npos);
+  EXPECT_EQ(matrix_family().derived.rule(*matrix_family().variants[0], kl::kit::flags_of(Matrix{70000, 1, {1, 2}})),
+            "");
+}
+
+TEST(KitShapes, RunRefusesBadShapesAndDataBeforeTouchingTheGpu) {
+  (void)matrix_family();
+  const kl::kit::Data data{1.0f, {{1, 2}, {3, 4}}};
+  try {
+    kl::kit::run("kit_matrix.copy", Matrix{-1, 2}, data);
+    FAIL() << "a negative shape was run";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("kit_matrix.copy: rows and cols must be >= 0"), std::string::npos) << e.what();
+  }
+  try {
+    kl::kit::run("kit_matrix.copy", Matrix{1, 3}, data);
+    FAIL() << "two elements of data were run on a 1 x 3 shape";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("one element per element of the shape (3), got 2"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(kl::kit::run("kit_matrix.copy", Matrix{1, 2}, kl::kit::Data{1.0f, {{1, 2}}}), std::invalid_argument);
+  EXPECT_THROW(kl::kit::run("kit_matrix.nope", Matrix{1, 2}, data), std::invalid_argument);
+  EXPECT_THROW(kl::kit::run("kit_matrix.copy", Vector{2, 32}, data), std::invalid_argument);  // not a vector family
+}
+
+TEST(KitData, SeededInRangeAndOneArrayPerInput) {
+  (void)matrix_family();
+  const Matrix shape{300, 301, {16, 16}};
+  const kl::kit::Data a = kl::kit::make_data("kit_matrix", shape, 7), b = kl::kit::make_data("kit_matrix", shape, 7),
+                      c = kl::kit::make_data("kit_matrix", shape, 8);
+  ASSERT_EQ(a.in.size(), 2u);
+  EXPECT_EQ(a.in, b.in);
+  EXPECT_EQ(a.a, b.a);
+  EXPECT_NE(a.in, c.in);
+  EXPECT_NE(a.in[0], a.in[1]);
+  EXPECT_TRUE(a.a != 0.0f && a.a >= -4.0f && a.a <= 4.0f) << a.a;
+  for (const auto& array : a.in) {
+    ASSERT_EQ(array.size(), 300u * 301u);
+    EXPECT_TRUE(std::all_of(array.begin(), array.end(), [](float x) { return x >= -100.0f && x <= 100.0f; }));
+  }
+  EXPECT_EQ(kl::kit::make_data("kit_vector", Vector{10, 32}, 1).a, 0.0f);  // no scalar declared
+}
+
+TEST(KitFamily, BenchCasesMeasureCleanVariantsOnly) {
+  const kl::Family& f = matrix_family();
+  ASSERT_TRUE(f.benchmarked());
+  const std::vector<kl::cli::BenchCase> cases = f.bench_cases();
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].variant, "copy");
+  EXPECT_EQ(cases[0].skip_reason, "");
+  EXPECT_EQ(cases[1].variant, "broken");
+  EXPECT_NE(cases[1].skip_reason, "");
+  EXPECT_EQ(f.variants[1]->role, kl::Role::planted);
+  EXPECT_EQ(f.variants[1]->id(), "kit_matrix.broken");
+}
