@@ -157,8 +157,13 @@ build() {
 }
 
 # `kernel-lab help` lists each command on a line of its own ("  bench [--family F] ...").
+# The text is read whole before grep looks at it: with pipefail, `help | grep -q` fails whenever
+# grep exits on its match before help has written the rest (SIGPIPE), which a loaded machine
+# makes likely.
 has_bench() {
-  "$work/$1/build/gpu/bench/kernel-lab" help 2>&1 | grep -Eq '^[[:space:]]*(kernel-lab[[:space:]]+)?bench([[:space:]]|$)'
+  local text
+  text=$("$work/$1/build/gpu/bench/kernel-lab" help 2>&1) || true
+  grep -Eq '^[[:space:]]*(kernel-lab[[:space:]]+)?bench([[:space:]]|$)' <<<"$text"
 }
 
 build base "$base_sha"
