@@ -104,6 +104,11 @@ std::vector<CommandSpec> harness_commands() {
        Needs::gpu_and_sanitizer},
       {"repro", {}, 1, false, "<finding>", "run the tool on one planted bug and print its report\n",
        Needs::gpu_and_sanitizer},
+      {"new-family", {}, 2, false, "<name> <dir>",
+       "write a new project in <dir> with a family <name> under the harness: one clean kernel and\n"
+       "one planted bug declared with the kit, a hand-checked test, gates, and the CMake that\n"
+       "derives the rest (its host tier passes at once, its GPU tier on a GPU)\n",
+       Needs::host},
       {"help", {}, 1, false, "[command]", "this text, or one command's part of it\n", Needs::host},
   };
 }
@@ -254,6 +259,7 @@ int run_command(const std::vector<std::string>& argv, std::ostream& out, std::os
     if (args.command == "sanitize") return cmd_sanitize(args, out);
     if (args.command == "expect") return cmd_expect(args, out);
     if (args.command == "repro") return cmd_repro(args, out);
+    if (args.command == "new-family") return cmd_new_family(args, out);
     for (const Family* f : families())
       for (const FamilyCommand& c : f->commands)
         if (args.command == c.spec.name) return c.run(args, out);

@@ -35,6 +35,7 @@ int cmd_report(const ParsedArgs& args, std::ostream& out);
 int cmd_sanitize(const ParsedArgs& args, std::ostream& out);
 int cmd_expect(const ParsedArgs& args, std::ostream& out);
 int cmd_repro(const ParsedArgs& args, std::ostream& out);
+int cmd_new_family(const ParsedArgs& args, std::ostream& out);
 
 // JSON string literal for `text` (quotes included).
 std::string json_quote(const std::string& text);

@@ -6,8 +6,8 @@
 //
 // It runs without a GPU (CUDA_VISIBLE_DEVICES is emptied), so every command that would launch
 // stops at require_gpu() after its flags and shape were validated, which is the code under test.
-// sanitize, expect and repro start other programs (compute-sanitizer, the command after --):
-// for them only the parser runs, never the command.
+// sanitize, expect and repro start other programs (compute-sanitizer, the command after --), and
+// new-family writes a project into a directory: for them only the parser runs, never the command.
 #include "fuzz_input.hpp"
 
 #include "cli.hpp"
@@ -19,8 +19,8 @@
 
 namespace {
 
-bool starts_processes(const std::string& command) {
-  return command == "sanitize" || command == "expect" || command == "repro";
+bool only_parsed(const std::string& command) {
+  return command == "sanitize" || command == "expect" || command == "repro" || command == "new-family";
 }
 
 }  // namespace
@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::vector<std::string> argv = kl::fuzz::lines_of(data, size);
-  if (!argv.empty() && starts_processes(argv[0])) {
+  if (!argv.empty() && only_parsed(argv[0])) {
     try {
       (void)kl::cli::parse(argv, kl::cli::command_specs());
     } catch (const kl::cli::UsageError& e) {
