@@ -3,6 +3,7 @@
 // gates file and the CMake that derives everything else (kl_add_lab). It configures, builds and
 // passes its host tier at once, and its GPU tier on a GPU; the user replaces the kernels.
 #include "cli.hpp"
+#include "project_presets.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -15,7 +16,8 @@
 namespace kl::cli {
 namespace {
 
-// The project's files; @NAME@ is the family's name.
+// The project's files; @NAME@ is the family's name. Its CMakePresets.json is examples/own-kernel's
+// (project_presets.hpp, generated from that file by bench/CMakeLists.txt).
 constexpr const char* cmake_lists = R"kl(# The @NAME@ family under the kernel-lab harness (made by `kernel-lab new-family`).
 #   cmake --preset host -DCMAKE_PREFIX_PATH=<where kernel-lab was installed>
 # or, to build the harness from a kernel-lab checkout instead:
@@ -40,36 +42,6 @@ kl_family(@NAME@ BENCHED)
 # The program @NAME@-lab and every tier: see kl_add_lab in kernel-lab's cmake/KernelLabProgram.cmake.
 kl_add_lab(PROGRAM @NAME@-lab LIBRARIES @NAME@_kernels TESTS tests/test_@NAME@.cpp GATES gates.conf
            PLANTED memcheck-@NAME@-off-by-one:memcheck)
-)kl";
-
-constexpr const char* presets = R"kl({
-  "version": 6,
-  "cmakeMinimumRequired": {"major": 3, "minor": 25, "patch": 0},
-  "configurePresets": [
-    {
-      "name": "base",
-      "hidden": true,
-      "generator": "Ninja",
-      "binaryDir": "${sourceDir}/build/${presetName}",
-      "cacheVariables": {"CMAKE_BUILD_TYPE": "RelWithDebInfo", "KL_PRESET": "${presetName}"}
-    },
-    {"name": "host", "inherits": "base", "displayName": "Host tier: builds everything, runs the tests that need no GPU"},
-    {"name": "gpu", "inherits": "base", "displayName": "GPU tier: every test (unit, property, sanitizer, expected finding, perf)"}
-  ],
-  "buildPresets": [
-    {"name": "host", "configurePreset": "host"},
-    {"name": "gpu", "configurePreset": "gpu"}
-  ],
-  "testPresets": [
-    {"name": "base", "hidden": true, "output": {"outputOnFailure": true}, "execution": {"noTestsAction": "error"}},
-    {"name": "host", "inherits": "base", "configurePreset": "host", "filter": {"include": {"label": "^host$"}}},
-    {"name": "gpu", "inherits": "base", "configurePreset": "gpu", "execution": {"jobs": 8}}
-  ],
-  "workflowPresets": [
-    {"name": "host", "steps": [{"type": "configure", "name": "host"}, {"type": "build", "name": "host"}, {"type": "test", "name": "host"}]},
-    {"name": "gpu", "steps": [{"type": "configure", "name": "gpu"}, {"type": "build", "name": "gpu"}, {"type": "test", "name": "gpu"}]}
-  ]
-}
 )kl";
 
 constexpr const char* family_source = R"kl(// The @NAME@ family (made by `kernel-lab new-family`): one clean kernel, y = a*x over n floats,
@@ -166,7 +138,7 @@ int cmd_new_family(const ParsedArgs& args, std::ostream& out) {
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec))
     throw UsageError("'" + dir.string() + "' exists and is not empty: new-family writes a new project");
   const std::vector<std::pair<std::string, const char*>> files = {
-      {"CMakeLists.txt", cmake_lists}, {"CMakePresets.json", presets}, {name + ".cu", family_source},
+      {"CMakeLists.txt", cmake_lists}, {"CMakePresets.json", project_presets}, {name + ".cu", family_source},
       {"tests/test_" + name + ".cpp", test_source}, {"gates.conf", gates}};
   for (const auto& [path, text] : files) {
     const std::filesystem::path file = dir / path;
