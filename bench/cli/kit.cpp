@@ -140,18 +140,14 @@ bool agrees(float got, float want, int ulps) {
   return std::llabs(ordered(got) - ordered(want)) <= ulps;
 }
 
-// Every element, compared in host_parallel's chunks and merged in index order.
+// Every element, in host_parallel's chunks, merged in index order (compare_in_chunks).
 CaseResult compare(std::span<const float> got, std::span<const float> want, int ulps) {
-  std::vector<CaseResult> parts(chunk_count(got.size()));
-  for_each_chunk(got.size(), [&](std::size_t chunk, std::size_t begin, std::size_t end) {
-    CaseResult& r = parts[chunk];
-    r.checked = end - begin;
-    for (std::size_t i = begin; i < end; ++i)
-      if (!agrees(got[i], want[i], ulps)) r.add_mismatch({i, got[i], want[i], static_cast<double>(ulps)});
+  CaseResult r;
+  r.checked = got.size();
+  compare_in_chunks(got.size(), r, [&](std::size_t i, CaseResult& part) {
+    if (!agrees(got[i], want[i], ulps)) part.add_mismatch({i, got[i], want[i], static_cast<double>(ulps)});
   });
-  CaseResult all;
-  for (const CaseResult& part : parts) merge_in_order(all, part);
-  return all;
+  return r;
 }
 
 // The family names the kit has built, with their shape kind: what run<S>(id, ...) looks up.
