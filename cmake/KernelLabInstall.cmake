@@ -54,14 +54,14 @@ install(FILES
   kernels/include/kl/timing.hpp kernels/include/kl/watchdog.hpp kernels/include/kl/watchdog.cuh
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/kl)
 install(FILES
-  bench/core/charts.hpp bench/core/format.hpp bench/core/gates.hpp bench/core/input_file.hpp bench/core/json_value.hpp bench/core/lessons.hpp bench/core/repetitions.hpp
+  bench/core/charts.hpp bench/core/format.hpp bench/core/gates.hpp bench/core/input_file.hpp bench/core/json_value.hpp bench/core/repetitions.hpp
   bench/core/report.hpp bench/core/result.hpp bench/core/report_reader.hpp bench/core/roofline.hpp
   bench/core/run_compare.hpp
-  bench/core/sgemm_ladder.hpp bench/core/size_sweep.hpp
+  bench/core/size_sweep.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/core)
 install(FILES
   bench/cli/args.hpp bench/cli/bench_context.hpp bench/cli/bench_selection.hpp bench/cli/cli.hpp
-  bench/cli/family.hpp bench/cli/kit.hpp bench/cli/kit.cuh bench/cli/run_support.hpp bench/cli/sanitizer.hpp bench/cli/version.hpp
+  bench/cli/family.hpp bench/cli/kit.hpp bench/cli/kit.cuh bench/cli/report_output.hpp bench/cli/run_support.hpp bench/cli/sanitizer.hpp bench/cli/version.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/cli)
 install(FILES property/support/generators.hpp property/support/pairwise.hpp property/support/property.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/property)

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 namespace kl::cli {
 
@@ -40,14 +41,6 @@ std::vector<FlagSpec> bench_flags() {
                                  {"sweep", "", "also time the memory-bound families at n = 2^12, 2^14, ..., 2^30, each n against its own ceiling"},
                                  {"gates", "FILE", "evaluate these gates; exit 1 if one fails after re-measurement"}};
   for (FlagSpec& f : report_output_flags()) flags.push_back(std::move(f));
-  flags.push_back({"lessons", "FILE", "write docs/LESSONS.md (seed claims vs measurements)"});
-  return flags;
-}
-
-std::vector<FlagSpec> report_flags() {
-  std::vector<FlagSpec> flags = report_output_flags();
-  flags.push_back({"lessons", "FILE", "write docs/LESSONS.md from these reports (needs --gates)"});
-  flags.push_back({"gates", "FILE", "the gates file LESSONS.md holds the claims against (with --lessons)"});
   return flags;
 }
 
@@ -67,7 +60,7 @@ std::vector<CommandSpec> harness_commands() {
        "validated, L2 flushed, CUDA events, median and spread), each as a ratio to a ceiling\n"
        "measured here (cuBLAS, CUB, copy) and to the physical roofline\n",
        Needs::gpu},
-      {"report", report_flags(), 64, false, "<bench.json>...",
+      {"report", report_output_flags(), 64, false, "<bench.json>...",
        "render reports the bench wrote as JSON again, without a GPU, merged into one (one GPU, one\n"
        "commit; a result or gate in two files is refused): HTML with its charts, SVG, Markdown,\n"
        "TSV, JSON\n",
@@ -122,6 +115,13 @@ const std::vector<CommandSpec>& command_specs() {
     std::vector<CommandSpec> added;
     for (const Family* f : families())
       for (const FamilyCommand& c : f->commands) added.push_back(c.spec);
+    for (const FamilyCommand& c : program_commands()) added.push_back(c.spec);
+    for (const CommandSpec& c : added) {
+      const auto same_name = [&](const CommandSpec& other) { return other.name == c.name; };
+      if (std::count_if(all.begin(), all.end(), same_name) + std::count_if(added.begin(), added.end(), same_name) > 1)
+        throw std::logic_error("command '" + c.name + "' is defined twice: a family's or the program's own command "
+                               "needs a name no other command has");
+    }
     all.insert(help, added.begin(), added.end());
     return all;
   }();
@@ -263,6 +263,8 @@ int run_command(const std::vector<std::string>& argv, std::ostream& out, std::os
     for (const Family* f : families())
       for (const FamilyCommand& c : f->commands)
         if (args.command == c.spec.name) return c.run(args, out);
+    for (const FamilyCommand& c : program_commands())
+      if (args.command == c.spec.name) return c.run(args, out);
     throw UsageError("command '" + args.command + "' is not implemented");
   } catch (const UsageError& e) {
     err << program_name() << ": " << e.what() << "\n(run `" << program_name() << " help` for usage)\n";

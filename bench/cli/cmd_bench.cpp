@@ -1,6 +1,6 @@
 // `kernel-lab bench`: measures every benchmarked variant at sizes that fill the GPU, reads each
 // against a ceiling measured in this process and against the physical roofline, evaluates the
-// gates file, and writes JSON, Markdown, TSV and docs/LESSONS.md. See `kernel-lab help`.
+// gates file, and writes the report as JSON, Markdown, TSV, HTML or SVG. See `kernel-lab help`.
 #include "bench_selection.hpp"
 #include "cli.hpp"
 #include "family.hpp"
@@ -40,7 +40,7 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
   policy.fixed = static_cast<int>(a.integer("reps", 0, 1, 1000));
   std::optional<bench::GatesFile> gates;
   if (a.has("gates")) gates = bench::load_gates(a.text("gates", ""));
-  require_writable(a, {"lessons"});
+  require_writable(a);
   if (perturb::compiled_in())
     throw std::invalid_argument("bench needs the normal program (kernel-lab): this one is a perturbation build, whose "
                                 "marked kernels wait at their points, so its times would not be the kernels'");
@@ -64,9 +64,8 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
     print_result(out, report.results.back(), "");
   }
 
-  std::vector<bench::Gate> arch_gates;
   if (gates) {
-    arch_gates = bench::gates_for_device(*gates, report.arch, report.gpu);
+    const std::vector<bench::Gate> arch_gates = bench::gates_for_device(*gates, report.arch, report.gpu);
     report.gates_evaluated = true;
     report.gates_path = repository_path(gates->path);
     auto remeasure = [&](const std::string& key) {
@@ -83,12 +82,6 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
   report.ceilings = ctx.ceilings();
 
   write_report_outputs(a, report);
-  if (a.has("lessons")) {
-    if (!sel.complete_families.count("matmul") || !sel.complete_families.count("reduction"))
-      out << "note: --lessons without the whole matmul and reduction families marks their claims "
-             "\"not measured in this run\"\n";
-    write_lessons(a.text("lessons", ""), report, arch_gates);
-  }
   out << "\n" << bench::to_markdown(report);
   if (gates && !report.gates.passed()) {
     out << "\nkernel-lab bench: gates FAILED:\n";

@@ -7,7 +7,6 @@
 
 #include "core/report_reader.hpp"
 
-#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -15,20 +14,14 @@ namespace kl::cli {
 
 int cmd_report(const ParsedArgs& args, std::ostream& out) {
   if (args.positionals.empty()) throw UsageError("'report' needs the JSON a bench wrote (kernel-lab bench --json FILE)");
-  if (!args.has("json") && !args.has("markdown") && !args.has("tsv") && !args.has("html") && !args.has("svg") &&
-      !args.has("lessons"))
-    throw UsageError("'report' needs at least one of --html, --svg, --markdown, --tsv, --json, --lessons");
-  if (args.has("lessons") != args.has("gates"))
-    throw UsageError("--lessons and --gates go together: LESSONS.md names the gates that hold each claim");
-  require_writable(args, {"lessons"});
-  std::optional<bench::GatesFile> gates;
-  if (args.has("gates")) gates = bench::load_gates(args.text("gates", ""));
+  if (!args.has("json") && !args.has("markdown") && !args.has("tsv") && !args.has("html") && !args.has("svg"))
+    throw UsageError("'report' needs at least one of --html, --svg, --markdown, --tsv, --json");
+  require_writable(args);
   // A malformed file, or files that do not make one run: std::invalid_argument, exit 2.
   std::vector<bench::Report> reports;
   for (const std::string& path : args.positionals) reports.push_back(bench::load_report_json(path));
   const bench::Report report = bench::merge_reports(reports);
   write_report_outputs(args, report);
-  if (gates) write_lessons(args.text("lessons", ""), report, bench::gates_for_device(*gates, report.arch, report.gpu));
   out << args.positionals.size() << " report(s): " << report.results.size() << " results, "
       << report.gates.outcomes.size() << " gates (" << report.gpu << ", commit " << report.commit << ")\n";
   return 0;

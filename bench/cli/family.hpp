@@ -35,7 +35,8 @@ class Bench;
 
 namespace kl {
 
-// A command a family adds to the program (dispatch's `coords`, matmul's `tune`).
+// A command a family adds to the program (dispatch's `coords`, matmul's `tune`), or one the
+// program adds itself (program_commands() below: the lab's `lessons`).
 struct FamilyCommand {
   cli::CommandSpec spec;
   int (*run)(const cli::ParsedArgs& args, std::ostream& out) = nullptr;
@@ -94,6 +95,9 @@ struct Family {
 // The families of this program, in catalogue order. Defined by the source file that
 // kl_add_family_set() generates from the families a project declares with kl_family().
 std::span<const Family* const> families();
+// The program's own commands, beside its families' (kl_add_family_set's COMMANDS; usually none).
+// Defined by the same generated source file.
+std::span<const FamilyCommand> program_commands();
 // The family named `name`; throws std::invalid_argument naming the known ones.
 const Family& find_family(std::string_view name);
 

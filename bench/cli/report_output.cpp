@@ -1,7 +1,6 @@
 #include "report_output.hpp"
 
 #include "core/charts.hpp"
-#include "core/lessons.hpp"
 
 #include <ctime>
 #include <filesystem>
@@ -87,22 +86,6 @@ void write_file(const std::string& path, const std::string& text) {
   std::ofstream file(path, std::ios::trunc);
   file << text;
   if (!file) throw std::runtime_error("cannot write '" + path + "'");
-}
-
-void write_lessons(const std::string& path, const bench::Report& report, const std::vector<bench::Gate>& gates) {
-  // What regenerates docs/LESSONS.md; written into its header.
-  static const char* command =
-      "kernel-lab bench --gates bench/gates.conf --lessons docs/LESSONS.md (or: cmake --build --preset gpu --target lessons)";
-  const fs::path doc(path);
-  const fs::path chart_dir = (doc.has_parent_path() ? doc.parent_path() : fs::path(".")) / "lessons";
-  std::error_code error;
-  fs::create_directories(chart_dir, error);
-  if (error) throw std::runtime_error("cannot create '" + chart_dir.string() + "': " + error.message());
-  const auto charts = bench::report_charts(report);
-  for (const auto& [name, svg] : charts) write_file((chart_dir / name).string(), svg);
-  write_file(path, bench::lessons_markdown(bench::seed_claims(), report.results, report.roofline, gates, report.gpu,
-                                           report.arch, command) +
-                       bench::charts_markdown(charts, "lessons"));
 }
 
 void write_report_outputs(const ParsedArgs& args, const bench::Report& report) {

@@ -23,9 +23,6 @@ void write_file(const std::string& path, const std::string& text);
 std::string repository_path(const std::string& path);
 // Now, as the report's date: "2026-11-23T12:34:56Z".
 std::string utc_now_iso8601();
-// docs/LESSONS.md from a report: the seeds' claims against its results under `gates` (those of
-// the report's GPU), then its charts, written as SVG files into lessons/ beside the file.
-void write_lessons(const std::string& path, const bench::Report& report, const std::vector<bench::Gate>& gates);
 // Writes every output the flags ask for.
 void write_report_outputs(const ParsedArgs& args, const bench::Report& report);
 

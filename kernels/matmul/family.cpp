@@ -16,9 +16,9 @@
 #include "bench_context.hpp"
 #include "run_support.hpp"
 
-#include "core/sgemm_ladder.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/matmul.hpp"
+#include "kl/matmul_ladders.hpp"
 #include "kl/matmul_oracle.hpp"
 
 #include <iomanip>
@@ -129,7 +129,7 @@ struct MatmulInputs {
 // The shape a case multiplies: 4096^3, or the swept shape its tag names.
 matmul::Shape shape_of(const BenchCase& c) {
   if (c.sweep.empty()) return {bench_n, bench_n, bench_n, false};
-  for (const bench::SweepShape& s : bench::sgemm_sweep_shapes())
+  for (const matmul::SweepShape& s : matmul::sgemm_sweep_shapes())
     if (s.tag() == c.sweep) return {s.m, s.n, s.k, false};
   throw std::logic_error("matmul bench: unknown swept shape " + c.sweep);
 }
@@ -148,16 +148,16 @@ std::string shape_text(const matmul::Shape& s, const char* precision) {
 std::vector<BenchCase> matmul_bench_cases() {
   constexpr int swept_reps = 5;
   std::vector<BenchCase> cases = cases_of<matmul::Variant>("matmul", matmul::variants());
-  const std::vector<bench::LadderRung>& ladder = bench::sgemm_ladder();
-  for (const bench::SweepShape& s : bench::sgemm_sweep_shapes()) {
+  const std::vector<matmul::LadderRung>& ladder = matmul::sgemm_ladder();
+  for (const matmul::SweepShape& s : matmul::sgemm_sweep_shapes()) {
     cases.push_back({"matmul", matmul::variants().front().info.name, "", "", s.tag(), swept_reps});
     for (std::size_t i = 1; i < ladder.size(); ++i)
       cases.push_back({"matmul", ladder[i].variant, "", "", s.tag(), swept_reps});
   }
   // The tensor-core ladder at 8192^3 too, each rung against GemmEx on that shape.
-  const std::string large = bench::tensor_core_large_shape().tag();
+  const std::string large = matmul::tensor_core_large_shape().tag();
   cases.push_back({"matmul", gemmex_name, "", "", large, swept_reps});
-  for (const bench::LadderRung& rung : bench::tensor_core_ladder())
+  for (const matmul::LadderRung& rung : matmul::tensor_core_ladder())
     cases.push_back({"matmul", rung.variant, "", "", large, swept_reps});
   return cases;
 }

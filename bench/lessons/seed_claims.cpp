@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-namespace kl::bench {
+namespace kl::lessons {
 namespace {
 
 constexpr const char* s000 = "000_4eb26088713d3cd0.txt";
@@ -69,4 +69,4 @@ const std::vector<SeedClaim>& seed_claims() {
   return claims;
 }
 
-}  // namespace kl::bench
+}  // namespace kl::lessons

@@ -1,6 +1,6 @@
-#include "sgemm_ladder.hpp"
+#include "kl/matmul_ladders.hpp"
 
-namespace kl::bench {
+namespace kl::matmul {
 
 const std::vector<LadderRung>& sgemm_ladder() {
   static const std::vector<LadderRung> rungs = {
@@ -55,4 +55,4 @@ const std::vector<SweepShape>& sgemm_sweep_shapes() {
   return shapes;
 }
 
-}  // namespace kl::bench
+}  // namespace kl::matmul

@@ -1,13 +1,14 @@
 // The SGEMM ladder beyond the seeds (kernels/matmul/20_*.cu .. 27_tuned.cu): its rungs in
-// climbing order and the shapes it is swept over; and the tensor-core ladder (30..33). One list for the bench (which sweeps these
-// rungs over these shapes) and docs/LESSONS.md (which tabulates them). Host-only.
+// climbing order and the shapes it is swept over; and the tensor-core ladder (30..33). One list
+// for matmul's bench cases (which sweep these rungs over these shapes) and docs/LESSONS.md (which
+// tabulates them, bench/lessons/). Host-only.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace kl::bench {
+namespace kl::matmul {
 
 struct LadderRung {
   std::string variant;  // matmul registry name
@@ -36,4 +37,4 @@ const std::vector<LadderRung>& tensor_core_ladder();
 // The shape the tensor-core ladder is timed at besides 4096^3 (one of sgemm_sweep_shapes()).
 const SweepShape& tensor_core_large_shape();
 
-}  // namespace kl::bench
+}  // namespace kl::matmul

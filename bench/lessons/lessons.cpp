@@ -1,13 +1,23 @@
 #include "lessons.hpp"
 
-#include "format.hpp"
-#include "sgemm_ladder.hpp"
-#include "size_sweep.hpp"
+#include "core/format.hpp"
+#include "core/size_sweep.hpp"
+#include "kl/matmul_ladders.hpp"
 
 #include <cmath>
 #include <sstream>
 
-namespace kl::bench {
+namespace kl::lessons {
+
+// The bench's vocabulary (results, gates, formatting) and matmul's ladders, read throughout.
+using namespace bench;
+using matmul::LadderRung;
+using matmul::SweepShape;
+using matmul::sgemm_ladder;
+using matmul::sgemm_sweep_shapes;
+using matmul::tensor_core_large_shape;
+using matmul::tensor_core_ladder;
+
 namespace {
 
 const Result* find(const std::vector<Result>& results, const std::string& key) {
@@ -224,4 +234,4 @@ std::string lessons_markdown(const std::vector<SeedClaim>& claims, const std::ve
   return o.str();
 }
 
-}  // namespace kl::bench
+}  // namespace kl::lessons
