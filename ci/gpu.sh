@@ -156,7 +156,7 @@ split_test_logs() {
 }
 
 # Writes "test<TAB>CUDA_VISIBLE_DEVICES" for every test that got a GPU through a resource group,
-# read from the one-line notes ci/ctest-gpu-env.sh prints into each test's output.
+# read from the one-line notes harness/testing/ctest-gpu-env.sh prints into each test's output.
 gpu_map() {
   local log=$1
   awk '

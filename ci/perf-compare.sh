@@ -23,7 +23,7 @@
 # --compare-tsv runs only the comparison, on TSV files written by `kernel-lab bench --tsv` (one
 # line per result: variant, metric, value, median_ms, min_ms, max_ms; several rounds may be
 # concatenated in one file). The host tests use it.
-# The comparison is `kernel-lab compare` (the rule above, in bench/core/run_compare.cpp):
+# The comparison is `kernel-lab compare` (the rule above, in harness/core/run_compare.cpp):
 # KL_COMPARE_PROGRAM names the kernel-lab that runs it; by default the head's build, or with
 # --compare-tsv the kernel-lab on PATH.
 #
@@ -56,7 +56,7 @@ chart=''
 
 
 # compare BASE.tsv HEAD.tsv TITLE: prints the Markdown table; exit status 1 on a regression.
-# The rule and the TSV reader are kernel-lab's own (`kernel-lab compare`, bench/core/run_compare.cpp).
+# The rule and the TSV reader are kernel-lab's own (`kernel-lab compare`, harness/core/run_compare.cpp).
 compare() {
   local base=$1 head=$2 title=$3 status=0
   [ -n "$compare_program" ] || bad "no program to compare with: set KL_COMPARE_PROGRAM=path/to/kernel-lab or put kernel-lab on PATH"

@@ -7,7 +7,7 @@
 # over every GPU:
 #   - an ordinary GPU test takes RESOURCE_GROUPS "gpus:1": up to S of them share a GPU;
 #   - a perf test takes "gpus:S", every slot of one GPU, so nothing else runs on it.
-# ci/ctest-gpu-env.sh turns the allocation into CUDA_VISIBLE_DEVICES.
+# harness/testing/ctest-gpu-env.sh turns the allocation into CUDA_VISIBLE_DEVICES.
 #
 # S must be the KL_CTEST_GPU_SLOTS that the build's RESOURCE_GROUPS were configured with, or a
 # whole-GPU test either leaves room beside it (S larger) or never fits (S smaller): --build-dir

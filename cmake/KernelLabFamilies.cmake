@@ -1,6 +1,6 @@
 # Families: how a project tells the harness which kernel families its programs hold.
 #
-# A family is one object (bench/cli/family.hpp) defined by a function in its own folder:
+# A family is one object (harness/cli/family.hpp) defined by a function in its own folder:
 #   const kl::Family& kl::family_<name>();
 # Its folder's CMakeLists.txt declares it with one line, kl_family(<name> [BENCHED]), and
 # kl_add_family_set() then generates the program's list, kl::families(), from the declarations.

@@ -55,7 +55,7 @@ function(_kl_require_nvidia_gpu)
   message(STATUS "kernel-lab gpu preset: ${first_gpu}")
 endfunction()
 
-# Where `kernel-lab` will look at test time (bench/cli/sanitizer.cpp): $KL_COMPUTE_SANITIZER,
+# Where `kernel-lab` will look at test time (harness/cli/sanitizer.cpp): $KL_COMPUTE_SANITIZER,
 # then PATH, then the toolkit's bin directory.
 function(_kl_require_compute_sanitizer)
   if(NOT "$ENV{KL_COMPUTE_SANITIZER}" STREQUAL "")

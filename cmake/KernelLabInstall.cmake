@@ -1,7 +1,7 @@
 # `cmake --install` exports the harness as the CMake package KernelLab, for projects that put
 # their own kernels under it (examples/own-kernel is one):
 #   find_package(KernelLab REQUIRED)
-#   add_library(my_kernels STATIC my_family.cu)        # KL_KIT_FAMILY(my_family, ...) (cli/kit.hpp)
+#   add_library(my_kernels STATIC my_family.cu)        # KL_KIT_FAMILY(my_family, ...) (harness/cli/kit.hpp)
 #   target_link_libraries(my_kernels PUBLIC KernelLab::harness PRIVATE KernelLab::compile_options)
 #   kl_family(my_family BENCHED)
 #   kl_add_lab(PROGRAM my-lab LIBRARIES my_kernels TESTS ... GATES ... PLANTED ...)
@@ -45,31 +45,31 @@ install(EXPORT KernelLabTargets NAMESPACE KernelLab:: DESTINATION ${KL_INSTALL_C
 
 # The harness's headers only: the lab's family headers (kl/elementwise.hpp, ...) stay out.
 install(FILES
-  kernels/include/kl/case_result.hpp kernels/include/kl/check.hpp kernels/include/kl/device_buffer.hpp
-  kernels/include/kl/device_compare.hpp
-  kernels/include/kl/device_facts.hpp kernels/include/kl/error_bounds.hpp kernels/include/kl/geometry.hpp
-  kernels/include/kl/guarded_buffer.hpp kernels/include/kl/host_parallel.hpp kernels/include/kl/perturb.hpp
-  kernels/include/kl/perturb.cuh
-  kernels/include/kl/registry.hpp kernels/include/kl/test_env.hpp
-  kernels/include/kl/timing.hpp kernels/include/kl/watchdog.hpp kernels/include/kl/watchdog.cuh
+  harness/include/kl/case_result.hpp harness/include/kl/check.hpp harness/include/kl/device_buffer.hpp
+  harness/include/kl/device_compare.hpp
+  harness/include/kl/device_facts.hpp harness/include/kl/error_bounds.hpp harness/include/kl/geometry.hpp
+  harness/include/kl/guarded_buffer.hpp harness/include/kl/host_parallel.hpp harness/include/kl/perturb.hpp
+  harness/include/kl/perturb.cuh
+  harness/include/kl/registry.hpp harness/include/kl/test_env.hpp
+  harness/include/kl/timing.hpp harness/include/kl/watchdog.hpp harness/include/kl/watchdog.cuh
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/kl)
 install(FILES
-  bench/core/charts.hpp bench/core/format.hpp bench/core/gates.hpp bench/core/input_file.hpp bench/core/json_value.hpp bench/core/repetitions.hpp
-  bench/core/report.hpp bench/core/result.hpp bench/core/report_reader.hpp bench/core/roofline.hpp
-  bench/core/run_compare.hpp
-  bench/core/size_sweep.hpp
+  harness/core/charts.hpp harness/core/format.hpp harness/core/gates.hpp harness/core/input_file.hpp harness/core/json_value.hpp harness/core/repetitions.hpp
+  harness/core/report.hpp harness/core/result.hpp harness/core/report_reader.hpp harness/core/roofline.hpp
+  harness/core/run_compare.hpp
+  harness/core/size_sweep.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/core)
 install(FILES
-  bench/cli/args.hpp bench/cli/bench_context.hpp bench/cli/bench_selection.hpp bench/cli/cli.hpp
-  bench/cli/family.hpp bench/cli/kit.hpp bench/cli/kit.cuh bench/cli/report_output.hpp bench/cli/run_support.hpp bench/cli/sanitizer.hpp bench/cli/version.hpp
+  harness/cli/args.hpp harness/cli/bench_context.hpp harness/cli/bench_selection.hpp harness/cli/cli.hpp
+  harness/cli/family.hpp harness/cli/kit.hpp harness/cli/kit.cuh harness/cli/report_output.hpp harness/cli/run_support.hpp harness/cli/sanitizer.hpp harness/cli/version.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/cli)
-install(FILES property/support/generators.hpp property/support/pairwise.hpp property/support/property.hpp
+install(FILES harness/property/generators.hpp harness/property/pairwise.hpp harness/property/property.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/property)
-install(FILES bench/cli/main.cpp DESTINATION ${KL_INSTALL_DATADIR})
-install(FILES property/derived/derived.hpp property/derived/derived.cpp property/derived/derived_host_tests.cpp
-              property/derived/derived_gpu_tests.cpp
+install(FILES harness/cli/main.cpp DESTINATION ${KL_INSTALL_DATADIR})
+install(FILES harness/derived/derived.hpp harness/derived/derived.cpp harness/derived/derived_host_tests.cpp
+              harness/derived/derived_gpu_tests.cpp
   DESTINATION ${KL_INSTALL_DATADIR}/derived)
-install(PROGRAMS ci/ctest-gpu-env.sh tests/support/expect_exit.sh DESTINATION ${KL_INSTALL_DATADIR})
+install(PROGRAMS harness/testing/ctest-gpu-env.sh harness/testing/expect_exit.sh DESTINATION ${KL_INSTALL_DATADIR})
 install(FILES
   cmake/KernelLabFamilies.cmake cmake/KernelLabGpuCheck.cmake cmake/KernelLabProgram.cmake cmake/KernelLabPerturbation.cmake
   cmake/KernelLabTesting.cmake

@@ -1,13 +1,13 @@
 # kl_add_lab: a project's whole harness, program and tiers, from the families it declared with
 # kl_family() (cmake/KernelLabFamilies.cmake). What a family states once (its variants, shapes,
-# oracle, planted findings: the kit's FamilySpec, bench/cli/kit.hpp) the tests derive from.
+# oracle, planted findings: the kit's FamilySpec, harness/cli/kit.hpp) the tests derive from.
 #
 # kl_add_lab(PROGRAM <program> LIBRARIES <lib>... [PREFIX <name>] [TESTS <source>...]
 #            [GATES <file>] [PLANTED <finding>:<tool>...])
 #   <program>                      the program: list, run, bench, sanitize, expect, repro, help
 #   <name>                         the tests' prefix: PREFIX, by default the first family declared
 #   host tier (label host):
-#     <name>.host                  the derived host tests (property/derived/derived_host_tests.cpp):
+#     <name>.host                  the derived host tests (harness/derived/derived_host_tests.cpp):
 #                                  rules, refusals by the program, registrations against CMake
 #     <name>.cli.no_gpu_exits_2    `<name> bench` without a GPU: exit 2, saying so
 #   GPU tier, each also under memcheck, racecheck, synccheck and initcheck:

@@ -12,8 +12,8 @@ endif()
 # What the functions below read is kept in the cache (INTERNAL), so they also work when called
 # from a project that added kernel-lab with add_subdirectory or FetchContent.
 if(NOT DEFINED KL_SCRIPT_DIR)
-  set(_kl_expect_exit "${CMAKE_CURRENT_LIST_DIR}/../tests/support/expect_exit.sh")
-  set(_kl_gpu_launcher "${CMAKE_CURRENT_LIST_DIR}/../ci/ctest-gpu-env.sh")
+  set(_kl_expect_exit "${CMAKE_CURRENT_LIST_DIR}/../harness/testing/expect_exit.sh")
+  set(_kl_gpu_launcher "${CMAKE_CURRENT_LIST_DIR}/../harness/testing/ctest-gpu-env.sh")
 else()
   set(_kl_expect_exit "${KL_SCRIPT_DIR}/expect_exit.sh")
   set(_kl_gpu_launcher "${KL_SCRIPT_DIR}/ctest-gpu-env.sh")
@@ -60,7 +60,7 @@ set(KL_TEST_TIMEOUT_SCALE 1 CACHE STRING "Factor applied to the timeout of every
 # `ctest --resource-spec-file SPEC`, where SPEC gives each GPU KL_CTEST_GPU_SLOTS slots, ctest
 # allocates a GPU to each test and the launcher exports it as CUDA_VISIBLE_DEVICES. Without a spec
 # file ctest allocates nothing, the launcher changes nothing, and every test sees every GPU.
-set(KL_GPU_LAUNCHER "${_kl_gpu_launcher}" CACHE INTERNAL "ci/ctest-gpu-env.sh: ctest's GPU allocation -> CUDA_VISIBLE_DEVICES")
+set(KL_GPU_LAUNCHER "${_kl_gpu_launcher}" CACHE INTERNAL "harness/testing/ctest-gpu-env.sh: ctest's GPU allocation -> CUDA_VISIBLE_DEVICES")
 set(KL_CTEST_GPU_SLOTS 8 CACHE STRING
     "GPU tests that may share one GPU under a ctest resource spec (a perf test takes all of them)")
 

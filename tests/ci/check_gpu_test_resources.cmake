@@ -1,8 +1,8 @@
-# cmake -DCTEST=<ctest> -DBUILD_DIR=<build> -DLAUNCHER=<ci/ctest-gpu-env.sh> -DSLOTS=<n>
+# cmake -DCTEST=<ctest> -DBUILD_DIR=<build> -DLAUNCHER=<harness/testing/ctest-gpu-env.sh> -DSLOTS=<n>
 #       -DSHARED_ENV=<VAR=value> -P this
 #
 # Every test labelled gpu must be able to run beside others on a multi-GPU machine:
-#  - its command starts with the launcher (ci/ctest-gpu-env.sh), which turns ctest's GPU
+#  - its command starts with the launcher (harness/testing/ctest-gpu-env.sh), which turns ctest's GPU
 #    allocation into CUDA_VISIBLE_DEVICES;
 #  - it declares RESOURCE_GROUPS: one slot of one GPU ("gpus:1"), or, for a test labelled perf,
 #    every slot of one GPU ("gpus:<SLOTS>") and RUN_SERIAL;

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# ci/ctest-gpu-env.sh maps ctest's GPU allocation to CUDA_VISIBLE_DEVICES, and changes nothing
+# harness/testing/ctest-gpu-env.sh maps ctest's GPU allocation to CUDA_VISIBLE_DEVICES, and changes nothing
 # when ctest allocated nothing.
 # shellcheck source=tests/ci/lib.sh
 . "$(dirname "$0")/lib.sh"
-wrapper=$KL_SOURCE_DIR/ci/ctest-gpu-env.sh
+wrapper=$KL_SOURCE_DIR/harness/testing/ctest-gpu-env.sh
 
 # A stand-in test: prints what the CUDA runtime would see, then exits with its first argument.
 cat >"$scratch/stub.sh" <<'STUB'

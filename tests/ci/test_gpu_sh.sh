@@ -59,7 +59,7 @@ check "an unknown argument: exit 2" equals "$status" 2
 
 # ---------------------------------------------------------------------------------------------
 # --summary over a real ctest run: a passing unit test, a failing memcheck run with a report, an
-# expected finding, all through ci/ctest-gpu-env.sh with a two-GPU resource spec.
+# expected finding, all through harness/testing/ctest-gpu-env.sh with a two-GPU resource spec.
 build=$scratch/build
 mkdir -p "$build/perf"
 cat >"$build/fake-test.sh" <<'T'
@@ -71,7 +71,7 @@ case $1 in
 esac
 T
 chmod +x "$build/fake-test.sh"
-w=$KL_SOURCE_DIR/ci/ctest-gpu-env.sh
+w=$KL_SOURCE_DIR/harness/testing/ctest-gpu-env.sh
 cat >"$build/CTestTestfile.cmake" <<CT
 add_test(kl.demo.unit "$w" "$build/fake-test.sh" unit)
 set_tests_properties(kl.demo.unit PROPERTIES RESOURCE_GROUPS "gpus:1" ENVIRONMENT "KL_CTEST_NAME=kl.demo.unit")
@@ -117,7 +117,7 @@ check "summary: a perf JSON that no kernel-lab drew is said, not hidden" \
 # copied in. Covers the normal tier, the deep tier, a failing test and a failing configure.
 proj=$scratch/project
 mkdir -p "$proj/ci"
-cp "$KL_SOURCE_DIR"/ci/gpu.sh "$KL_SOURCE_DIR"/ci/resource-spec.sh "$KL_SOURCE_DIR"/ci/ctest-gpu-env.sh \
+cp "$KL_SOURCE_DIR"/ci/gpu.sh "$KL_SOURCE_DIR"/ci/resource-spec.sh "$KL_SOURCE_DIR"/harness/testing/ctest-gpu-env.sh \
   "$KL_SOURCE_DIR"/ci/shard.sh "$KL_SOURCE_DIR"/ci/merge-reports.sh "$proj/ci/"
 cat >"$proj/CMakePresets.json" <<'PRESETS'
 {

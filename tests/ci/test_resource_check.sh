@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every GPU test of this build starts through ci/ctest-gpu-env.sh and declares RESOURCE_GROUPS
+# Every GPU test of this build starts through harness/testing/ctest-gpu-env.sh and declares RESOURCE_GROUPS
 # (check_gpu_test_resources.cmake), and that check fails, naming the test, on a tree where a GPU
 # test lacks either, or a perf test does not take a whole GPU alone, or a test that shares a GPU
 # runs without KL_SHARED_GPU_ENV (one hardware queue per context), or a perf test with it.
@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${KL_BUILD_DIR:?}" "${KL_CTEST:?}" "${KL_CMAKE:?}" "${KL_GPU_SLOTS:?}" "${KL_SHARED_GPU_ENV:?}"
 checker=$KL_SOURCE_DIR/tests/ci/check_gpu_test_resources.cmake
-launcher=$KL_SOURCE_DIR/ci/ctest-gpu-env.sh
+launcher=$KL_SOURCE_DIR/harness/testing/ctest-gpu-env.sh
 
 run_check() {
   run_captured "$KL_CMAKE" -DCTEST="$KL_CTEST" -DBUILD_DIR="$1" -DLAUNCHER="$launcher" \

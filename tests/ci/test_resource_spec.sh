@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # ci/resource-spec.sh writes a CTest resource spec from nvidia-smi; with it, real ctest spreads
-# GPU tests over the GPUs and ci/ctest-gpu-env.sh hands each test its GPU. A fake nvidia-smi
+# GPU tests over the GPUs and harness/testing/ctest-gpu-env.sh hands each test its GPU. A fake nvidia-smi
 # stands in for the driver.
 # shellcheck source=tests/ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 : "${KL_CTEST:=ctest}"
 spec_sh=$KL_SOURCE_DIR/ci/resource-spec.sh
-wrapper=$KL_SOURCE_DIR/ci/ctest-gpu-env.sh
+wrapper=$KL_SOURCE_DIR/harness/testing/ctest-gpu-env.sh
 
 # fake_smi "LINES" [EXIT]: an nvidia-smi that prints LINES for the index query.
 mkdir -p "$scratch/bin"

@@ -1,5 +1,5 @@
 // Two wrong kernels declared as clean (Role::teaching) in a kit family of their own: the derived
-// tests (property/derived/) must fail on each, naming the case and its replay. This is what proves
+// tests (harness/derived/) must fail on each, naming the case and its replay. This is what proves
 // DerivedShapes and DerivedProperty can fail; kl.derived.*_bite (tests/derived/CMakeLists.txt)
 // assert it. Only this test program holds the family.
 #include "kit.cuh"

@@ -1,5 +1,5 @@
 // The reader of `bench --tsv` files and the regression rule of `kernel-lab compare`
-// (bench/core/run_compare.hpp). ci/perf-compare.sh's host test runs the same rule end to end.
+// (harness/core/run_compare.hpp). ci/perf-compare.sh's host test runs the same rule end to end.
 #include "core/charts.hpp"
 #include "core/run_compare.hpp"
 

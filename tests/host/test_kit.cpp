@@ -1,4 +1,4 @@
-// The kit (bench/cli/kit.hpp) on the host: a spec's mistakes are refused naming the rule, the shape
+// The kit (harness/cli/kit.hpp) on the host: a spec's mistakes are refused naming the rule, the shape
 // rules and flags the derived tests rely on, seeded data, and the refusals that come before any
 // GPU is touched. (Its kernels run in examples/own-kernel's GPU tier.)
 #include "kit.hpp"

@@ -20,7 +20,7 @@ if [ -n "${FAKE_SANITIZER_RUN_STATUS:-}" ]; then
   status=$FAKE_SANITIZER_RUN_STATUS
   echo "$*: (stood in for by the fake compute-sanitizer)"
   if [ "$status" -eq 0 ]; then echo "check: PASS (stand-in)"; else echo "check: FAIL (stand-in)"; fi
-  # The line kernel-lab prints last when KL_PRINT_EXIT_STATUS=1 (bench/cli/sanitizer.hpp).
+  # The line kernel-lab prints last when KL_PRINT_EXIT_STATUS=1 (harness/cli/sanitizer.hpp).
   [ "${KL_PRINT_EXIT_STATUS:-}" = 1 ] && echo "kernel-lab: exit status $status"
 else
   "$@"

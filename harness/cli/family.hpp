@@ -42,7 +42,7 @@ struct FamilyCommand {
   int (*run)(const cli::ParsedArgs& args, std::ostream& out) = nullptr;
 };
 
-// What the derived tests (property/derived/) run a family by: the shape as `run` flags, so every case
+// What the derived tests (harness/derived/) run a family by: the shape as `run` flags, so every case
 // they report is one `run` command away from its replay. A family gives it or leaves `check`
 // empty (then the derived tests pass over it); the kit's families (kit.hpp) give it whole.
 struct DerivedChecks {
@@ -78,7 +78,7 @@ struct Family {
   std::function<std::vector<cli::BenchCase>()> bench_cases;
   std::function<bench::Result(const cli::BenchCase& c, cli::Bench& bench)> bench_measure;
   // `kernel-lab bench --sweep`: the memory-bound families' variants again at every swept n
-  // (bench/core/size_sweep.hpp; BenchCase::sweep is the size tag), each read against a ceiling
+  // (harness/core/size_sweep.hpp; BenchCase::sweep is the size tag), each read against a ceiling
   // measured at that n. nullptr: the family has no size sweep.
   std::function<std::vector<cli::BenchCase>()> sweep_cases;
   std::string not_benchmarked;

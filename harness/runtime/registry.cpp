@@ -1,5 +1,5 @@
 // The registry's vocabulary: checkers by name. The catalogue itself is derived from the
-// program's families (bench/cli/families.cpp).
+// program's families (harness/cli/families.cpp).
 #include "kl/registry.hpp"
 
 namespace kl {

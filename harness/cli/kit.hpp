@@ -6,7 +6,7 @@
 //   - `run` (flags --n/--block or --rows/--cols/--block, --seed, --reps; checked, then timed) and
 //     `bench` (every clean variant at the bench shape, each timed run validated, GB/s against the
 //     device-to-device copy);
-//   - the derived tests (property/derived/, through kl_add_lab): every clean variant on a table of awkward shapes, the
+//   - the derived tests (harness/derived/, through kl_add_lab): every clean variant on a table of awkward shapes, the
 //     shapes the rules refuse, the oracle property over generated shapes, blocks and data (poison
 //     and canaries included), and each planted canary or oracle finding seen with its fix silent.
 // Every case is checked against the oracle, bit for bit (or within `ulps`), with the output

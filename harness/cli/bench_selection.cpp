@@ -21,7 +21,7 @@ std::string benched_families() {
 std::string exclusion_of(const Family& f) {
   if (!f.not_benchmarked.empty()) return f.not_benchmarked;
   return "no bench cases yet: give its Family bench_cases and bench_measure, or a not_benchmarked reason "
-         "(bench/cli/family.hpp)";
+         "(harness/cli/family.hpp)";
 }
 
 std::string swept_families() {

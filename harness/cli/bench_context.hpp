@@ -224,7 +224,7 @@ std::vector<BenchCase> cases_of(const std::string& family, std::span<const V> ta
 
 std::string skip_reason_of(const VariantInfo& info);
 
-// `cases` again at every swept n (bench/core/size_sweep.hpp), each tagged with the size and timed
+// `cases` again at every swept n (harness/core/size_sweep.hpp), each tagged with the size and timed
 // at most `max_reps` times; cases with a skip reason stay skipped.
 std::vector<BenchCase> at_swept_sizes(const std::vector<BenchCase>& cases, int max_reps);
 // The n a case times: `bench_n` at the family's bench size, else the n its size tag names.
