@@ -38,7 +38,8 @@ BenchSelection select_bench_cases(const std::string& family_flag, const std::str
   if (family.empty() && !variant.empty()) {
     const auto dot = variant.find('.');
     if (dot == std::string::npos)
-      throw UsageError("--variant '" + variant + "' needs --family, or the form family.variant (e.g. matmul.naive)");
+      throw UsageError("--variant '" + variant + "' needs --family, or the form family.variant (e.g. " +
+                       example_variant_id() + ")");
     family = variant.substr(0, dot);
     variant = variant.substr(dot + 1);
   }

@@ -12,7 +12,7 @@ namespace kl::cli {
 
 int cmd_run(const ParsedArgs& args, std::ostream& out) {
   if (args.positionals.empty())
-    throw UsageError("'run' needs a variant, e.g. `kernel-lab run elementwise.add --n 1000`");
+    throw UsageError("'run' needs a variant, e.g. `" + program_name() + " run " + example_variant_id() + "`");
   const VariantInfo& info = find_info(args.positionals[0]);
   const Family& family = find_family(info.family);
   if (family.run == nullptr) throw UsageError("family '" + info.family + "' has no runner");
@@ -20,7 +20,7 @@ int cmd_run(const ParsedArgs& args, std::ostream& out) {
   for (const FlagSpec& f : family.run_flags) flags.insert(f.name);
   args.require_only(flags, "'run " + info.id() + "'");
   // A perturbation build says which delays this run draws, so a failure can be replayed.
-  if (const std::string hint = perturb::replay_hint(); !hint.empty()) out << "kernel-lab " << hint << "\n";
+  if (const std::string hint = perturb::replay_hint(); !hint.empty()) out << program_name() << " " << hint << "\n";
   return family.run(info, args, out);
 }
 

@@ -102,7 +102,7 @@ int cmd_sanitize(const ParsedArgs& args, std::ostream& out) {
 }
 
 int cmd_expect(const ParsedArgs& args, std::ostream& out) {
-  if (args.positionals.empty()) throw UsageError("'expect' needs a finding name (see `kernel-lab list --json`)");
+  if (args.positionals.empty()) throw UsageError("'expect' needs a finding name (see `" + program_name() + " list --json`)");
   if (args.has("against-fix") && args.has("variant"))
     throw UsageError("--against-fix and --variant exclude each other");
   const PlantedFinding planted = find_planted(args.positionals[0]);
@@ -122,7 +122,7 @@ int cmd_expect(const ParsedArgs& args, std::ostream& out) {
 }
 
 int cmd_repro(const ParsedArgs& args, std::ostream& out) {
-  if (args.positionals.empty()) throw UsageError("'repro' needs a finding name (see `kernel-lab list --json`)");
+  if (args.positionals.empty()) throw UsageError("'repro' needs a finding name (see `" + program_name() + " list --json`)");
   const PlantedFinding planted = find_planted(args.positionals[0]);
   if (planted.finding->checker == Checker::perturbation)
     return check_perturbation_finding(planted, false, default_perturbed_runs, out);

@@ -1,6 +1,8 @@
 // The catalogue and the planted findings, derived from the program's families (family.hpp).
 #include "family.hpp"
 
+#include "cli.hpp"
+
 #include <stdexcept>
 
 namespace kl {
@@ -23,8 +25,14 @@ std::vector<const VariantInfo*> catalogue() {
 const VariantInfo& find_info(std::string_view id) {
   for (const VariantInfo* info : catalogue())
     if (info->id() == id) return *info;
-  throw std::invalid_argument("unknown variant '" + std::string(id) +
-                              "' (run `kernel-lab list` for the known family.variant names)");
+  throw std::invalid_argument("unknown variant '" + std::string(id) + "' (run `" + cli::program_name() +
+                              " list` for the known family.variant names)");
+}
+
+std::string example_variant_id() {
+  for (const VariantInfo* info : catalogue())
+    if (info->role == Role::teaching) return info->id();
+  return "family.variant";
 }
 
 std::vector<PlantedFinding> planted_findings() {

@@ -116,6 +116,9 @@ const V& find_variant(std::span<const V> table, std::string_view name) {
 std::vector<const VariantInfo*> catalogue();
 // Looks up "family.name"; throws std::invalid_argument for an unknown id.
 const VariantInfo& find_info(std::string_view id);
+// A variant id of this program for messages to quote ("elementwise.add" in kernel-lab): its first
+// teaching variant, so an example in an error names something the user can run.
+std::string example_variant_id();
 // Every expected finding of every planted variant, with the variant that carries it.
 struct PlantedFinding {
   const VariantInfo* variant;
