@@ -20,10 +20,10 @@ kl_add_perf_test(NAME kl.perf.gate_bites
        $<TARGET_FILE:kernel-lab> bench --family imatmul --variant tiled_16
        --gates ${CMAKE_CURRENT_SOURCE_DIR}/testdata/impossible_gate.conf)
 
-# docs/LESSONS.md is generated, never typed: the whole bench with the gates, on a GPU, then the
-# lab's `lessons` command on its report.
+# docs/LESSONS.md is generated, never typed: the whole bench with the gates and the size sweeps, on
+# a GPU, then the lab's `lessons` command on its report.
 add_custom_target(lessons
-  COMMAND $<TARGET_FILE:kernel-lab> bench --gates ${KL_GATES_FILE}
+  COMMAND $<TARGET_FILE:kernel-lab> bench --gates ${KL_GATES_FILE} --sweep
           --json ${KL_PERF_DIR}/all.json --markdown ${KL_PERF_DIR}/all.md --tsv ${KL_PERF_DIR}/all.tsv
   COMMAND $<TARGET_FILE:kernel-lab> lessons --gates ${KL_GATES_FILE} --out ${PROJECT_SOURCE_DIR}/docs/LESSONS.md
           ${KL_PERF_DIR}/all.json
