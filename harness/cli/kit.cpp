@@ -1,6 +1,7 @@
 // The kit's families (kit.hpp): from a FamilySpec to the Family the harness drives, the checked
-// case the derived tests run, `run` and `bench`. Plain C++: kernels are launched through
-// cudaLaunchKernel with the pointer the spec holds, so this file needs no nvcc.
+// case the derived tests run, `run` and `bench` (with its size sweep). Plain C++: kernels are
+// launched through cudaLaunchKernel with the pointer the spec holds, or by the variant's own
+// launcher, so this file needs no nvcc.
 #include "kit.hpp"
 
 #include "bench_context.hpp"
@@ -18,10 +19,13 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <tuple>
+#include <type_traits>
 
 namespace kl::kit {
 namespace {
@@ -166,7 +170,8 @@ class KitFamily {
   explicit KitFamily(FamilySpec<S> spec) : spec_(std::move(spec)) {
     validate();
     for (const KernelVariant<S>& v : spec_.variants)
-      infos_.push_back({spec_.name, v.name, "-", v.name, v.lesson, v.role, v.findings});
+      infos_.push_back({spec_.name, v.name, v.seed, v.seed_kernel.empty() ? v.name : v.seed_kernel, v.lesson, v.role,
+                        v.findings});
     build_family();
   }
 
@@ -195,7 +200,7 @@ class KitFamily {
       const std::uint64_t array_seed = chunk_seed(seed, static_cast<std::size_t>(k) + 1);
       for_each_chunk(n, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
         std::mt19937_64 rng(chunk_seed(array_seed, chunk));
-        std::uniform_real_distribution<float> value(-100.0f, 100.0f);
+        std::uniform_real_distribution<float> value(spec_.input_range.lo, spec_.input_range.hi);
         for (std::size_t i = begin; i < end; ++i) array[i] = value(rng);
       });
     }
@@ -203,7 +208,7 @@ class KitFamily {
   }
 
   Outcome run_case(const KernelVariant<S>& v, const S& shape, const Data& data) const {
-    if (const std::string rule = Kind<S>::rule(shape); !rule.empty())
+    if (const std::string rule = rule_of(v, shape); !rule.empty())
       throw std::invalid_argument(spec_.name + "." + v.name + ": " + rule);
     const auto n = static_cast<std::size_t>(std::max<std::int64_t>(Kind<S>::elements(shape), 0));
     check_data(data, n);
@@ -228,12 +233,18 @@ class KitFamily {
     if (spec_.inputs < 1 || spec_.inputs > max_inputs)
       throw std::invalid_argument(where + "inputs must be 1.." + text(max_inputs) + ", got " + text(spec_.inputs));
     if (spec_.variants.empty()) throw std::invalid_argument(where + "no variants");
+    if (!(spec_.input_range.lo < spec_.input_range.hi))
+      throw std::invalid_argument(where + "input_range needs lo < hi");
+    if (spec_.sweep && !std::is_same_v<S, Vector>)
+      throw std::invalid_argument(where + "sweep: only a Vector family has a size to sweep");
     if (const std::string rule = Kind<S>::rule(spec_.bench_shape); !rule.empty())
       throw std::invalid_argument(where + "bench_shape: " + rule);
     std::set<std::string> names;
     for (const KernelVariant<S>& v : spec_.variants) {
       if (!names.insert(v.name).second) throw std::invalid_argument(where + "variant '" + v.name + "' declared twice");
-      if (!v.kernel || !v.oracle) throw std::invalid_argument(where + v.name + " needs a kernel and an oracle");
+      if (!v.kernel == !v.launch)
+        throw std::invalid_argument(where + v.name + " needs a kernel or a launcher (launch), not both");
+      if (!v.oracle) throw std::invalid_argument(where + v.name + " needs an oracle");
       if ((v.role == Role::planted) == v.findings.empty())
         throw std::invalid_argument(where + v.name + ": a planted variant has findings, and only a planted one");
     }
@@ -264,12 +275,25 @@ class KitFamily {
     return want;
   }
 
-  // Checks the shape, then launches one thread per element (nothing for an empty shape).
+  // The shape kind's rule, then the variant's own: "" when the variant takes the shape.
+  std::string rule_of(const KernelVariant<S>& v, const S& shape) const {
+    std::string rule = Kind<S>::rule(shape);
+    if (rule.empty() && v.rule) rule = v.rule(shape);
+    return rule;
+  }
+
+  // Checks the shape, then launches one thread per element, or calls the variant's launcher
+  // (nothing for an empty shape).
   void launch(const KernelVariant<S>& v, Call<S> c, cudaStream_t stream) const {
-    if (const std::string rule = Kind<S>::rule(c.shape); !rule.empty())
+    if (const std::string rule = rule_of(v, c.shape); !rule.empty())
       throw std::invalid_argument(spec_.name + "." + v.name + ": " + rule);
     perturb::before_launch(stream);
     if (Kind<S>::elements(c.shape) == 0) return;
+    if (v.launch) {
+      v.launch(c, stream);
+      KL_CUDA_CHECK(cudaGetLastError());
+      return;
+    }
     void* args[] = {&c};
     KL_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(v.kernel), Kind<S>::grid(c.shape),
                                    Kind<S>::block(c.shape), args, 0, stream));
@@ -282,7 +306,7 @@ class KitFamily {
   int run(const VariantInfo& info, const cli::ParsedArgs& a, std::ostream& out) const {
     const KernelVariant<S>& v = variant(info.name);
     const S shape = Kind<S>::parse(a);
-    cli::require_supported(info, Kind<S>::rule(shape));
+    cli::require_supported(info, rule_of(v, shape));
     const std::uint64_t seed = cli::seed_flag(a);
     const int reps = cli::reps_flag(a);
     require_gpu();
@@ -300,20 +324,35 @@ class KitFamily {
     return 0;
   }
 
-  // The bench's inputs, uploaded once, and each variant's oracle output, computed once.
-  struct BenchState {
+  // One size's bench inputs, uploaded once, and each variant's oracle output there, computed once.
+  struct SizeState {
     bool ready = false;
     Data data;
     std::vector<DeviceBuffer<float>> in;
     DeviceBuffer<float> out;
     std::map<std::string, std::vector<float>> want;
+  };
+  // The bench size's state and, during a sweep, the swept size's (the others are dropped: 2^30
+  // floats take 4 GiB an array), and the one host copy every check downloads to.
+  struct BenchState {
+    std::unique_ptr<cli::InputsBySize<int, SizeState>> by_size;
     std::vector<float> staging;
   };
 
+  // The bench shape, or the swept n a case's size tag names.
+  S shape_of(const cli::BenchCase& c) const {
+    S shape = spec_.bench_shape;
+    if constexpr (std::is_same_v<S, Vector>) shape.n = cli::case_size(c, shape.n);
+    return shape;
+  }
+
   bench::Result measure(const cli::BenchCase& c, cli::Bench& ctx) const {
     const KernelVariant<S>& v = variant(c.variant);
-    const S& shape = spec_.bench_shape;
-    BenchState& st = ctx.state<BenchState>(spec_.name);
+    const S shape = shape_of(c);
+    BenchState& bench_state = ctx.state<BenchState>(spec_.name);
+    if (!bench_state.by_size)
+      bench_state.by_size = std::make_unique<cli::InputsBySize<int, SizeState>>(Kind<S>::elements(spec_.bench_shape));
+    SizeState& st = bench_state.by_size->at(0, Kind<S>::elements(shape));
     if (!st.ready) {
       st.data = data(shape, 1);
       for (const std::vector<float>& array : st.data.in) st.in.emplace_back(std::span<const float>(array));
@@ -322,22 +361,27 @@ class KitFamily {
     }
     if (!st.want.count(v.name)) st.want[v.name] = oracle(v, shape, st.data);
     const std::vector<float>& want = st.want[v.name];
+    std::vector<float>& staging = bench_state.staging;
     const Call<S> args = call(shape, st.data.a, st.in, st.out.data());
     const TimingSummary t = ctx.validated_timing(
         c, [&](cudaStream_t s) { cli::poison_words(st.out.data(), st.out.size(), s); },
         [&](cudaStream_t s) { launch(v, args, s); },
         [&] {
-          st.staging.resize(st.out.size());
-          if (!st.staging.empty())
-            KL_CUDA_CHECK(cudaMemcpy(st.staging.data(), st.out.data(), st.out.bytes(), cudaMemcpyDeviceToHost));
-          return compare(st.staging, want, v.ulps);
+          staging.resize(st.out.size());
+          if (!staging.empty())
+            KL_CUDA_CHECK(cudaMemcpy(staging.data(), st.out.data(), st.out.bytes(), cudaMemcpyDeviceToHost));
+          return compare(staging, want, v.ulps);
         },
         cli::output_bytes(st.out));
     const double b = bytes(v, shape);
     bench::Result r = cli::throughput_result(c, Kind<S>::describe(shape), t, b, "GB/s", bench::Roof::dram_bandwidth,
                                              v.work.bytes > 0 ? v.work.ops / v.work.bytes : 0.0);
-    r.ceiling = "d2d_copy";
-    r.ceiling_value = ctx.d2d_copy_gbps();
+    if (c.sweep.empty()) {
+      r.ceiling = "d2d_copy";
+      r.ceiling_value = ctx.d2d_copy_gbps();
+    } else {
+      std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling(static_cast<std::size_t>(b));
+    }
     return r;
   }
 
@@ -355,12 +399,17 @@ class KitFamily {
       return cases;
     };
     f.bench_measure = [this](const cli::BenchCase& c, cli::Bench& ctx) { return measure(c, ctx); };
+    if (spec_.sweep) {
+      // As many timed runs a swept case as the lab's memory-bound families give theirs.
+      constexpr int swept_reps = 5;
+      f.sweep_cases = [this] { return cli::at_swept_sizes(family_.bench_cases(), swept_reps); };
+    }
 
     DerivedChecks& d = f.derived;
     d.shape_kind = Kind<S>::name;
-    d.rule = [](const VariantInfo&, const std::vector<std::string>& flags) -> std::string {
+    d.rule = [this](const VariantInfo& info, const std::vector<std::string>& flags) -> std::string {
       try {
-        return Kind<S>::rule(Kind<S>::parse(parse_flags(flags)));
+        return rule_of(variant(info.name), Kind<S>::parse(parse_flags(flags)));
       } catch (const cli::UsageError& e) {
         return e.what();  // refused by the flag parser already (a block of 0 threads)
       }
@@ -368,7 +417,7 @@ class KitFamily {
     d.check = [this](const VariantInfo& info, const std::vector<std::string>& flags, std::uint64_t seed) {
       const KernelVariant<S>& v = variant(info.name);
       const S shape = Kind<S>::parse(parse_flags(flags));
-      if (const std::string rule = Kind<S>::rule(shape); !rule.empty())
+      if (const std::string rule = rule_of(v, shape); !rule.empty())
         throw std::invalid_argument(info.id() + ": " + rule);
       return run_case(v, shape, data(shape, seed)).result;
     };

@@ -10,8 +10,10 @@
 //     shapes the rules refuse, the oracle property over generated shapes, blocks and data (poison
 //     and canaries included), and each planted canary or oracle finding seen with its fix silent.
 // Every case is checked against the oracle, bit for bit (or within `ulps`), with the output
-// poisoned and guarded by canaries. A family that needs more (its own shapes, a device oracle)
-// writes a Family by hand (family.hpp); the kit is the short road.
+// poisoned and guarded by canaries. A variant may bring its own launcher and precondition instead
+// of the kit's one-thread-per-element launch (the lab's elementwise family keeps its seed kernels
+// that way). A family that needs more (its own shapes, a device oracle) writes a Family by hand
+// (family.hpp); the kit is the short road.
 //
 //   __global__ void saxpy(kl::kit::Call<kl::kit::Matrix> c) { ... }       // kit.cuh: cell(), element()
 //   void saxpy_oracle(const kl::kit::HostCall<kl::kit::Matrix>& h) { ... }
@@ -28,6 +30,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -77,21 +80,41 @@ template <class S>
 struct KernelVariant {
   std::string name;
   std::string lesson;                      // one line: what it teaches (`list` prints it)
-  void (*kernel)(Call<S>) = nullptr;       // the __global__ function
+  void (*kernel)(Call<S>) = nullptr;       // the __global__ function, one thread per element
   void (*oracle)(const HostCall<S>&) = nullptr;
   PerElement work;
   Role role = Role::teaching;              // Role::planted: a deliberate bug, with its findings
   std::vector<ExpectedFinding> findings;   // what each checker must report (planted only)
   int ulps = 0;                            // 0: bit-exact against the oracle
+  // Instead of `kernel`: the variant's own launcher, for a kernel that keeps a seed's signature or
+  // chooses its own grid (a grid-stride loop, 16-byte vectors). The kit calls it on the default
+  // stream or the bench's, after the shape passed every rule, never for an empty shape, and checks
+  // the launch status after it.
+  std::function<void(const Call<S>&, cudaStream_t)> launch;
+  // The variant's own precondition beyond the shape kind's ("" when the shape is fine), e.g. whole
+  // warps for a kernel without a bounds guard: `run`, the derived tests and the launch refuse by it.
+  std::function<std::string(const S&)> rule;
+  std::string seed = "-";    // the seed document the variant comes from (the catalogue's column)
+  std::string seed_kernel;   // its kernel's name there ("": the variant's name)
+};
+
+// The interval every input element is drawn from, uniformly.
+struct InputRange {
+  float lo = -100.0f;
+  float hi = 100.0f;
 };
 
 template <class S>
 struct FamilySpec {
   std::string name;
-  int inputs = 1;        // input arrays (1..max_inputs), each uniform in [-100, 100]
+  int inputs = 1;        // input arrays (1..max_inputs), each uniform in input_range
   bool scalar = false;   // the scalar a: uniform in [-4, 4], never 0; else 0
   S bench_shape;         // what `bench` times
   std::vector<KernelVariant<S>> variants;
+  InputRange input_range;  // e.g. [-87, 88] for exp, whose results stay finite and normal there
+  // Vector families: `bench --sweep` times every benched variant again at n = 2^12 .. 2^30, each
+  // against a copy of the same bytes at that n (launch latency at small n, bandwidth at large).
+  bool sweep = false;
 };
 
 // The data of one case: the scalar and the input arrays.

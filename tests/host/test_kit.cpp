@@ -1,6 +1,7 @@
 // The kit (harness/cli/kit.hpp) on the host: a spec's mistakes are refused naming the rule, the shape
-// rules and flags the derived tests rely on, seeded data, and the refusals that come before any
-// GPU is touched. (Its kernels run in examples/own-kernel's GPU tier.)
+// rules and flags the derived tests rely on, a variant's own launcher and rule, seeded data in the
+// declared range, the catalogue entries, bench and sweep cases, and the refusals that come before
+// any GPU is touched. (Its kernels run in examples/own-kernel's GPU tier and the lab's elementwise.)
 #include "kit.hpp"
 
 #include "bench_context.hpp"
@@ -43,6 +44,24 @@ const kl::Family& vector_family() {
   return f;
 }
 
+// A family whose variant brings its own launcher and rule (whole warps), from a seed, with a
+// declared input range and a size sweep: the shape of the lab's elementwise family.
+const kl::Family& launched_family() {
+  static const kl::Family& f = [] -> const kl::Family& {
+    FamilySpec<Vector> spec{.name = "kit_launched", .inputs = 2, .bench_shape = {1 << 20, 256}};
+    kl::kit::KernelVariant<Vector> v{"own", "its own launcher", nullptr, vector_oracle, {12, 1}};
+    v.launch = [](const kl::kit::Call<Vector>&, cudaStream_t) {};
+    v.rule = [](const Vector& s) { return s.block % 32 == 0 ? std::string() : "block must be whole warps"; };
+    v.seed = "000_seed.txt";
+    v.seed_kernel = "own_kernel";
+    spec.variants = {v};
+    spec.input_range = {-2.0f, 3.0f};
+    spec.sweep = true;
+    return kl::kit::make_family(std::move(spec));
+  }();
+  return f;
+}
+
 std::string refusal_of(FamilySpec<Matrix> spec) {
   try {
     kl::kit::make_family(std::move(spec));
@@ -67,7 +86,14 @@ TEST(KitSpec, MistakesAreRefusedNamingTheRule) {
   EXPECT_NE(spec([](auto& s) { s.bench_shape.rows = -1; }).find("bench_shape: rows and cols must be >= 0"),
             std::string::npos);
   EXPECT_NE(spec([](auto& s) { s.variants[1].name = "copy"; }).find("variant 'copy' declared twice"), std::string::npos);
-  EXPECT_NE(spec([](auto& s) { s.variants[0].oracle = nullptr; }).find("copy needs a kernel and an oracle"),
+  EXPECT_NE(spec([](auto& s) { s.variants[0].oracle = nullptr; }).find("copy needs an oracle"), std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.variants[0].kernel = nullptr; }).find("copy needs a kernel or a launcher (launch), not both"),
+            std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.variants[0].launch = [](const kl::kit::Call<Matrix>&, cudaStream_t) {}; })
+                .find("copy needs a kernel or a launcher (launch), not both"),
+            std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.input_range = {1.0f, 1.0f}; }).find("input_range needs lo < hi"), std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.sweep = true; }).find("sweep: only a Vector family has a size to sweep"),
             std::string::npos);
   EXPECT_NE(spec([](auto& s) { s.variants[1].findings.clear(); }).find("broken: a planted variant has findings"),
             std::string::npos);
@@ -151,4 +177,47 @@ TEST(KitFamily, BenchCasesMeasureCleanVariantsOnly) {
   EXPECT_NE(cases[1].skip_reason, "");
   EXPECT_EQ(f.variants[1]->role, kl::Role::planted);
   EXPECT_EQ(f.variants[1]->id(), "kit_matrix.broken");
+}
+
+// A variant's own rule joins the shape kind's everywhere a shape is judged: the derived tests'
+// rule, and kit::run before any GPU work; the kind's rule still comes first.
+TEST(KitVariant, OwnRuleRefusesBeforeTheGpu) {
+  const kl::Family& f = launched_family();
+  const kl::VariantInfo& own = *f.variants[0];
+  EXPECT_EQ(f.derived.rule(own, kl::kit::flags_of(Vector{1000, 64})), "");
+  EXPECT_EQ(f.derived.rule(own, kl::kit::flags_of(Vector{1000, 100})), "block must be whole warps");
+  EXPECT_NE(f.derived.rule(own, kl::kit::flags_of(Vector{-1, 100})).find("n must be >= 0"), std::string::npos);
+  const kl::kit::Data data = kl::kit::make_data("kit_launched", Vector{4, 100}, 1);
+  try {
+    kl::kit::run("kit_launched.own", Vector{4, 100}, data);
+    FAIL() << "a shape the variant's rule refuses was run";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "kit_launched.own: block must be whole warps");
+  }
+}
+
+// Inputs come from the declared range; the catalogue carries the declared seed and kernel (or "-"
+// and the variant's name); a sweep family's sweep cases are its bench cases at every swept n.
+TEST(KitVariant, RangeSeedAndSweepAsDeclared) {
+  const kl::Family& f = launched_family();
+  const kl::kit::Data data = kl::kit::make_data("kit_launched", Vector{5000, 256}, 3);
+  ASSERT_EQ(data.in.size(), 2u);
+  for (const auto& array : data.in) {
+    EXPECT_TRUE(std::all_of(array.begin(), array.end(), [](float x) { return x >= -2.0f && x <= 3.0f; }));
+    EXPECT_TRUE(std::any_of(array.begin(), array.end(), [](float x) { return x < -1.0f; }));
+    EXPECT_TRUE(std::any_of(array.begin(), array.end(), [](float x) { return x > 2.0f; }));
+  }
+  EXPECT_EQ(f.variants[0]->seed_file, "000_seed.txt");
+  EXPECT_EQ(f.variants[0]->seed_kernel, "own_kernel");
+  EXPECT_EQ(matrix_family().variants[0]->seed_file, "-");
+  EXPECT_EQ(matrix_family().variants[0]->seed_kernel, "copy");
+  ASSERT_TRUE(f.sweep_cases != nullptr);
+  EXPECT_TRUE(matrix_family().sweep_cases == nullptr);
+  const std::vector<kl::cli::BenchCase> swept = f.sweep_cases();
+  ASSERT_GE(swept.size(), 8u);
+  for (const kl::cli::BenchCase& c : swept) {
+    EXPECT_EQ(c.variant, "own");
+    EXPECT_FALSE(c.sweep.empty());
+    EXPECT_GT(kl::cli::case_size(c, 1 << 20), 0);
+  }
 }
