@@ -152,12 +152,14 @@ std::vector<std::string> flags_of(const Matrix& shape);
 
 }  // namespace kl::kit
 
-// Defines kl::family_<name>() (what kl_family(<name>) declares) from a FamilySpec.
-#define KL_KIT_FAMILY(name, ...)                                \
-  namespace kl {                                                \
-  const Family& family_##name();                                \
-  const Family& family_##name() {                               \
-    static const Family& family = kit::make_family(__VA_ARGS__); \
-    return family;                                              \
-  }                                                             \
+// Defines kl::family_<name>() (what kl_family(<name>) declares) from a FamilySpec. (A pointer, not
+// a reference, holds it: GCC 13's -Wdangling-reference takes a reference returned by a call with a
+// temporary argument, the spec, for one into that temporary.)
+#define KL_KIT_FAMILY(name, ...)                                  \
+  namespace kl {                                                  \
+  const Family& family_##name();                                  \
+  const Family& family_##name() {                                 \
+    static const Family* family = &kit::make_family(__VA_ARGS__); \
+    return *family;                                               \
+  }                                                               \
   }

@@ -50,7 +50,9 @@ TEST(DerivedRules, EveryCleanVariantTakesEveryUnitShape) {
   for (const kl::Family* f : families())
     for (const kl::VariantInfo* v : f->variants)
       for (const std::vector<std::string>& flags : f->derived.unit_shapes)
-        if (!v->has_findings()) EXPECT_EQ(f->derived.rule(*v, flags), "") << v->id() << " " << joined(flags);
+        if (!v->has_findings()) {
+          EXPECT_EQ(f->derived.rule(*v, flags), "") << v->id() << " " << joined(flags);
+        }
 }
 
 TEST(DerivedRules, ShapesOutsideTheRulesAreRefusedNamingTheRule) {
