@@ -12,8 +12,6 @@
 
 #include <filesystem>
 #include <ostream>
-#include <stdexcept>
-#include <system_error>
 
 namespace kl {
 namespace lessons {
@@ -27,12 +25,8 @@ constexpr const char* regenerate = "cmake --build --preset gpu --target lessons"
 // The document, then its charts as SVG files in lessons/ beside it.
 void write_lessons(const std::string& path, const bench::Report& report, const std::vector<Gate>& gates) {
   const fs::path doc(path);
-  const fs::path chart_dir = (doc.has_parent_path() ? doc.parent_path() : fs::path(".")) / "lessons";
-  std::error_code error;
-  fs::create_directories(chart_dir, error);
-  if (error) throw std::runtime_error("cannot create '" + chart_dir.string() + "': " + error.message());
   const auto charts = bench::report_charts(report);
-  for (const auto& [name, svg] : charts) cli::write_file((chart_dir / name).string(), svg);
+  cli::write_charts(((doc.has_parent_path() ? doc.parent_path() : fs::path(".")) / "lessons").string(), charts);
   cli::write_file(path, lessons_markdown(seed_claims(), report.results, report.roofline, gates, report.gpu,
                                          report.arch, regenerate) +
                             bench::charts_markdown(charts, "lessons"));

@@ -210,6 +210,11 @@ double Bench::timed_like_a_case(const std::string& name, const std::function<voi
       .median_ms;
 }
 
+std::pair<std::string, double> Bench::copy_ceiling_of(const BenchCase& c, std::size_t bytes) {
+  if (c.sweep.empty()) return {"d2d_copy", d2d_copy_gbps()};
+  return copy_ceiling(bytes);
+}
+
 std::pair<std::string, double> Bench::copy_ceiling(std::size_t bytes) {
   const std::size_t half = std::max<std::size_t>(bytes / 2, 4);
   const std::string name = "d2d_copy_" + bytes_tag(2 * half);

@@ -119,6 +119,9 @@ class Bench {
   // cudaMemset of `bytes`, named "memset_<size>". Each returns the ceiling's name and GB/s.
   std::pair<std::string, double> copy_ceiling(std::size_t bytes);
   std::pair<std::string, double> memset_ceiling(std::size_t bytes);
+  // A memory-bound case's copy ceiling: "d2d_copy" (d2d_copy_gbps) at the family's bench size,
+  // copy_ceiling(bytes) at a swept size.
+  std::pair<std::string, double> copy_ceiling_of(const BenchCase& c, std::size_t bytes);
 
   // The family's inputs, built on first use and kept for its other cases and re-measurements.
   template <class T>

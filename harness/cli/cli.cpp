@@ -106,6 +106,18 @@ std::vector<CommandSpec> harness_commands() {
   };
 }
 
+// The commands the program adds to the harness's: its families', then its own.
+const std::vector<const FamilyCommand*>& added_commands() {
+  static const std::vector<const FamilyCommand*> commands = [] {
+    std::vector<const FamilyCommand*> all;
+    for (const Family* f : families())
+      for (const FamilyCommand& c : f->commands) all.push_back(&c);
+    for (const FamilyCommand& c : program_commands()) all.push_back(&c);
+    return all;
+  }();
+  return commands;
+}
+
 }  // namespace
 
 const std::vector<CommandSpec>& command_specs() {
@@ -113,9 +125,7 @@ const std::vector<CommandSpec>& command_specs() {
     std::vector<CommandSpec> all = harness_commands();
     const auto help = all.end() - 1;  // help stays last
     std::vector<CommandSpec> added;
-    for (const Family* f : families())
-      for (const FamilyCommand& c : f->commands) added.push_back(c.spec);
-    for (const FamilyCommand& c : program_commands()) added.push_back(c.spec);
+    for (const FamilyCommand* c : added_commands()) added.push_back(c->spec);
     for (const CommandSpec& c : added) {
       const auto same_name = [&](const CommandSpec& other) { return other.name == c.name; };
       if (std::count_if(all.begin(), all.end(), same_name) + std::count_if(added.begin(), added.end(), same_name) > 1)
@@ -260,11 +270,8 @@ int run_command(const std::vector<std::string>& argv, std::ostream& out, std::os
     if (args.command == "expect") return cmd_expect(args, out);
     if (args.command == "repro") return cmd_repro(args, out);
     if (args.command == "new-family") return cmd_new_family(args, out);
-    for (const Family* f : families())
-      for (const FamilyCommand& c : f->commands)
-        if (args.command == c.spec.name) return c.run(args, out);
-    for (const FamilyCommand& c : program_commands())
-      if (args.command == c.spec.name) return c.run(args, out);
+    for (const FamilyCommand* c : added_commands())
+      if (args.command == c->spec.name) return c->run(args, out);
     throw UsageError("command '" + args.command + "' is not implemented");
   } catch (const UsageError& e) {
     err << program_name() << ": " << e.what() << "\n(run `" << program_name() << " help` for usage)\n";

@@ -376,12 +376,7 @@ class KitFamily {
     const double b = bytes(v, shape);
     bench::Result r = cli::throughput_result(c, Kind<S>::describe(shape), t, b, "GB/s", bench::Roof::dram_bandwidth,
                                              v.work.bytes > 0 ? v.work.ops / v.work.bytes : 0.0);
-    if (c.sweep.empty()) {
-      r.ceiling = "d2d_copy";
-      r.ceiling_value = ctx.d2d_copy_gbps();
-    } else {
-      std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling(static_cast<std::size_t>(b));
-    }
+    std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling_of(c, static_cast<std::size_t>(b));
     return r;
   }
 

@@ -88,18 +88,19 @@ void write_file(const std::string& path, const std::string& text) {
   if (!file) throw std::runtime_error("cannot write '" + path + "'");
 }
 
+void write_charts(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& charts) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) throw std::runtime_error("cannot create '" + dir + "': " + error.message());
+  for (const auto& [name, svg] : charts) write_file((fs::path(dir) / name).string(), svg);
+}
+
 void write_report_outputs(const ParsedArgs& args, const bench::Report& report) {
   if (args.has("json")) write_file(args.text("json", ""), bench::to_json(report));
   if (args.has("markdown")) write_file(args.text("markdown", ""), bench::to_markdown(report));
   if (args.has("tsv")) write_file(args.text("tsv", ""), bench::to_tsv(report));
   if (args.has("html")) write_file(args.text("html", ""), bench::html_report(report));
-  if (args.has("svg")) {
-    const fs::path dir(args.text("svg", ""));
-    std::error_code error;
-    fs::create_directories(dir, error);
-    if (error) throw std::runtime_error("cannot create '" + dir.string() + "': " + error.message());
-    for (const auto& [name, svg] : bench::report_charts(report)) write_file((dir / name).string(), svg);
-  }
+  if (args.has("svg")) write_charts(args.text("svg", ""), bench::report_charts(report));
 }
 
 }  // namespace kl::cli

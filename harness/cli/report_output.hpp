@@ -8,6 +8,7 @@
 #include "core/report.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kl::cli {
@@ -18,6 +19,8 @@ std::vector<FlagSpec> report_output_flags();
 // without creating or touching anything. `more` names further file flags of the command.
 void require_writable(const ParsedArgs& args, const std::vector<std::string>& more = {});
 void write_file(const std::string& path, const std::string& text);
+// Each chart (file name, SVG) into `dir`, created if missing.
+void write_charts(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& charts);
 // How a report names a file: its path in the git repository that holds it ("bench/gates.conf"),
 // so reports read the same on every runner; the path as given when no repository holds it.
 std::string repository_path(const std::string& path);

@@ -35,8 +35,12 @@ Inputs make_inputs(Op op, const Shape& shape, std::uint64_t seed) {
   return in;
 }
 
+double expected_value(Op op, float a, float b) {
+  return op == Op::add ? static_cast<double>(a + b) : std::exp(static_cast<double>(a));
+}
+
 double expected_at(Op op, const Inputs& in, std::size_t i) {
-  return op == Op::add ? static_cast<double>(in.a[i] + in.b[i]) : std::exp(static_cast<double>(in.a[i]));
+  return expected_value(op, in.a[i], op == Op::add ? in.b[i] : 0.0f);
 }
 
 std::vector<double> oracle(Op op, const Inputs& in) {

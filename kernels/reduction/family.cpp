@@ -163,12 +163,7 @@ bench::Result reduction_bench_measure(const BenchCase& c, Bench& ctx) {
   const std::string cub = "cub_sum." + c.dtype + (c.sweep.empty() ? "" : "_" + c.sweep);
   const std::string how = "cub::DeviceReduce::Sum over " + bench::size_text(n) + " " + c.dtype + "s, GB/s of bytes read";
   if (v.info.role == Role::reference) {
-    if (c.sweep.empty()) {
-      r.ceiling = "d2d_copy";
-      r.ceiling_value = ctx.d2d_copy_gbps();
-    } else {
-      std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling(static_cast<std::size_t>(w.bytes));
-    }
+    std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling_of(c, static_cast<std::size_t>(w.bytes));
     ctx.offer_ceiling(cub, "GB/s", how, r.value);
   } else {
     r.ceiling = cub;
