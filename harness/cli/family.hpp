@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -59,6 +60,14 @@ struct DerivedChecks {
   // The generator the derived property draws shapes from: "vector" (--n, --block) or "matrix"
   // (--rows, --cols, --block).
   std::string shape_kind;
+  // The family's own names for those flags, where they differ ("--cols" -> "--width").
+  std::map<std::string, std::string> flag_names;
+  // The generic shape flags under the family's names.
+  std::vector<std::string> named(std::vector<std::string> flags) const {
+    for (std::string& f : flags)
+      if (const auto it = flag_names.find(f); it != flag_names.end()) f = it->second;
+    return flags;
+  }
 };
 
 struct Family {

@@ -1,19 +1,24 @@
-// The kit: a kernel family declared, not programmed. A family of float kernels over a vector or a
+// The kit: a kernel family declared, not programmed. A family of kernels over a vector or a
 // matrix states its kernels, their oracles and work model, its inputs and its bench shape in one
 // FamilySpec; the harness derives the rest:
-//   - the variant table and its shape rules (sizes, blocks, grid limits), the launch (one thread
-//     per element, the grid from the shape and the block) with the shape checked first;
-//   - `run` (flags --n/--block or --rows/--cols/--block, --seed, --reps; checked, then timed) and
-//     `bench` (every clean variant at the bench shape, each timed run validated, GB/s against the
-//     device-to-device copy);
-//   - the derived tests (harness/derived/, through kl_add_lab): every clean variant on a table of awkward shapes, the
-//     shapes the rules refuse, the oracle property over generated shapes, blocks and data (poison
-//     and canaries included), and each planted canary or oracle finding seen with its fix silent.
-// Every case is checked against the oracle, bit for bit (or within `ulps`), with the output
-// poisoned and guarded by canaries. A variant may bring its own launcher and precondition instead
-// of the kit's one-thread-per-element launch (the lab's elementwise family keeps its seed kernels
-// that way). A family that needs more (its own shapes, a device oracle) writes a Family by hand
-// (family.hpp); the kit is the short road.
+//   - the variant table and its shape rules (sizes, blocks, grid limits, the host's 2^30 elements
+//     an array), the launch (one thread per element, the grid from the shape and the block) with
+//     the shape checked first;
+//   - `run` (flags --n/--block or --rows/--cols/--block, or the family's names for them, --seed,
+//     --reps; checked, timed, the last timed run checked again) and `bench` (every clean variant
+//     at the bench shape, each timed run validated, GB/s against the device-to-device copy, or a
+//     rate against a variant of the family), with a size sweep if declared;
+//   - the derived tests (harness/derived/, through kl_add_lab): every clean variant on a table of
+//     awkward shapes, the shapes the rules refuse, the oracle property over generated shapes,
+//     blocks and data (poison and canaries included), and each planted canary or oracle finding
+//     seen with its fix silent.
+// Every case is checked against the oracle, bit for bit (or within `ulps`), or by the family's own
+// check, with the output poisoned and guarded by canaries. A variant may bring its own launcher
+// and precondition instead of the kit's one-thread-per-element launch (the lab's elementwise,
+// dispatch and riemann keep their seed kernels that way). The optional fields of FamilySpec state
+// what the defaults do not fit: the output type and size, no inputs, a check of a whole output,
+// the flags' names, the derived shapes, the ceiling. A family that needs more (several shapes, a
+// device oracle) writes a Family by hand (family.hpp); the kit is the short road.
 //
 //   __global__ void saxpy(kl::kit::Call<kl::kit::Matrix> c) { ... }       // kit.cuh: cell(), element()
 //   void saxpy_oracle(const kl::kit::HostCall<kl::kit::Matrix>& h) { ... }
@@ -31,6 +36,8 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,7 +45,8 @@
 
 namespace kl::kit {
 
-// The shapes a kit family works on. The output has one element per element of the shape.
+// The shapes a kit family works on. By default the output has one element per element of the
+// shape (FamilySpec::outputs says otherwise).
 struct Vector {  // n elements; 1-D blocks
   std::int64_t n = 0;
   int block = 256;
@@ -51,23 +59,23 @@ struct Matrix {  // rows x cols, row-major; 2-D blocks, x along a row
 
 inline constexpr int max_inputs = 3;
 
-// What a kernel receives, by value: the shape, the scalar, the inputs (each one element per
-// element of the shape) and the output.
-template <class S>
+// What a kernel receives, by value: the shape, the scalar, the inputs (each one float per
+// element of the shape) and the output (Out: float, double, int or unsigned).
+template <class S, class Out = float>
 struct Call {
   S shape;
   float a = 0;
   const float* in[max_inputs] = {};
-  float* out = nullptr;
+  Out* out = nullptr;
 };
 
 // What the oracle receives: the same on the host. It writes every element of `out`.
-template <class S>
+template <class S, class Out = float>
 struct HostCall {
   S shape;
   float a = 0;
   std::array<std::span<const float>, max_inputs> in;
-  std::span<float> out;
+  std::span<Out> out;
 };
 
 // The work model, per element of the shape: bytes read plus written, arithmetic operations.
@@ -76,21 +84,22 @@ struct PerElement {
   double ops = 0;
 };
 
-template <class S>
+template <class S, class Out = float>
 struct KernelVariant {
   std::string name;
-  std::string lesson;                      // one line: what it teaches (`list` prints it)
-  void (*kernel)(Call<S>) = nullptr;       // the __global__ function, one thread per element
-  void (*oracle)(const HostCall<S>&) = nullptr;
+  std::string lesson;                           // one line: what it teaches (`list` prints it)
+  void (*kernel)(Call<S, Out>) = nullptr;       // the __global__ function, one thread per element
+  void (*oracle)(const HostCall<S, Out>&) = nullptr;  // (none when the family has its own check)
   PerElement work;
-  Role role = Role::teaching;              // Role::planted: a deliberate bug, with its findings
-  std::vector<ExpectedFinding> findings;   // what each checker must report (planted only)
-  int ulps = 0;                            // 0: bit-exact against the oracle
+  Role role = Role::teaching;  // Role::planted: a deliberate bug, with its findings; Role::reference:
+                               // a host reference (never benched; `run` times it at most 3 runs)
+  std::vector<ExpectedFinding> findings;  // what each checker must report (planted only)
+  int ulps = 0;                           // 0: bit-exact against the oracle (integers: always)
   // Instead of `kernel`: the variant's own launcher, for a kernel that keeps a seed's signature or
   // chooses its own grid (a grid-stride loop, 16-byte vectors). The kit calls it on the default
   // stream or the bench's, after the shape passed every rule, never for an empty shape, and checks
   // the launch status after it.
-  std::function<void(const Call<S>&, cudaStream_t)> launch;
+  std::function<void(const Call<S, Out>&, cudaStream_t)> launch;
   // The variant's own precondition beyond the shape kind's ("" when the shape is fine), e.g. whole
   // warps for a kernel without a bounds guard: `run`, the derived tests and the launch refuse by it.
   std::function<std::string(const S&)> rule;
@@ -104,49 +113,79 @@ struct InputRange {
   float hi = 100.0f;
 };
 
-template <class S>
-struct FamilySpec {
-  std::string name;
-  int inputs = 1;        // input arrays (1..max_inputs), each uniform in input_range
-  bool scalar = false;   // the scalar a: uniform in [-4, 4], never 0; else 0
-  S bench_shape;         // what `bench` times
-  std::vector<KernelVariant<S>> variants;
-  InputRange input_range;  // e.g. [-87, 88] for exp, whose results stay finite and normal there
-  // Vector families: `bench --sweep` times every benched variant again at n = 2^12 .. 2^30, each
-  // against a copy of the same bytes at that n (launch latency at small n, bandwidth at large).
-  bool sweep = false;
-};
-
 // The data of one case: the scalar and the input arrays.
 struct Data {
   float a = 0;
   std::vector<std::vector<float>> in;
 };
 
+template <class S, class Out = float>
+struct FamilySpec {
+  std::string name;
+  int inputs = 1;        // input arrays (0..max_inputs), each uniform in input_range
+  bool scalar = false;   // the scalar a: uniform in [-4, 4], never 0; else 0
+  S bench_shape;         // what `bench` times
+  std::vector<KernelVariant<S, Out>> variants;
+  InputRange input_range;  // e.g. [-87, 88] for exp, whose results stay finite and normal there
+  // `bench --sweep`: every benched variant again at 2^12 .. 2^30 elements (a Matrix: square, with
+  // the bench shape's block), each against its ceiling at that size (launch latency at small
+  // sizes, bandwidth at large). A swept size a variant's rule refuses is skipped with the rule.
+  bool sweep = false;
+
+  // ---- Optional: what a family states when the defaults do not fit it.
+  // The output's elements for a shape (default: one per element of the shape), e.g. two ints a
+  // cell for a map of coordinates, one double for a sum.
+  std::function<std::int64_t(const S&)> outputs;
+  // Instead of the variants' oracles: the family's own check of a whole output (a bound on a sum
+  // rather than element by element), with the inputs it was computed from.
+  std::function<CaseResult(const S&, const Data&, std::span<const Out>)> check;
+  // Lines `run` prints after the check (what the output holds, against what).
+  std::function<void(std::ostream&, const S&, std::span<const Out>)> report;
+  // `run`'s flags for the shape, in the kind's order (Vector: n, block; Matrix: rows, cols, block),
+  // under the family's own names ("width" for cols); help lines get the default appended.
+  std::vector<cli::FlagSpec> shape_flags;
+  std::optional<S> run_shape;  // `run`'s shape without flags (default: 2^20, or 4096 x 4096)
+  // The derived tests' shapes (default: the kind's): those every clean variant must pass (each
+  // taken by a clean variant at least), and those every variant refuses, with words of the rule.
+  std::vector<S> unit_shapes;
+  std::vector<std::pair<S, std::string>> refused_shapes;
+  // What bench reads a variant against. Default: GB/s of the work model's bytes against the
+  // device-to-device copy (at a swept size a copy of the same bytes, or, for a family that only
+  // writes, cudaMemset of them). With a ceiling_variant: G<counted>/s (elements of the shape per
+  // second; no physical roof), against that variant timed in the same process.
+  bool write_only = false;
+  std::string ceiling_variant;
+  std::string counted = "elements";
+  std::vector<FamilyCommand> commands;  // the family's own commands (family.hpp)
+};
+
 // What running one case found: the comparison with the oracle (poison and canaries included)
 // and the output the kernel wrote.
+template <class Out = float>
 struct Outcome {
   CaseResult result;
-  std::vector<float> out;
+  std::vector<Out> out;
 };
 
 // The family a spec declares. Called once per family (KL_KIT_FAMILY does it); the family lives
 // as long as the program. Throws std::invalid_argument naming what is wrong with the spec.
-template <class S>
-const Family& make_family(FamilySpec<S> spec);
+// Out is float, double, int or unsigned.
+template <class S, class Out>
+const Family& make_family(FamilySpec<S, Out> spec);
 
 // Seeded inputs for `shape`, as the derived tests, `run` and `bench` draw them.
-template <class S>
+template <class S, class Out = float>
 Data make_data(std::string_view family, const S& shape, std::uint64_t seed);
 
 // One case of variant `id` ("family.variant") on explicit data: launched on a poisoned, guarded
 // output and compared with the oracle. Throws std::invalid_argument for a shape outside the rules
 // (naming the variant and the rule) or data of the wrong size.
-template <class S>
-Outcome run(std::string_view id, const S& shape, const Data& data);
+template <class S, class Out = float>
+Outcome<Out> run(std::string_view id, const S& shape, const Data& data);
 
 // The shape as `run` flags ("--rows 100 --cols 37 --block 16x16"): how every derived test names
-// a case, so a failure is one command away from its replay.
+// a case, so a failure is one command away from its replay. (A family with shape_flags of its own
+// renames them: DerivedChecks::flag_names.)
 std::vector<std::string> flags_of(const Vector& shape);
 std::vector<std::string> flags_of(const Matrix& shape);
 

@@ -20,8 +20,11 @@ std::string joined(const std::vector<std::string>& flags) {
 }
 
 std::string replay(const VariantInfo& variant, const std::vector<std::string>& flags, std::uint64_t seed) {
-  return std::string(KL_CLI_PROGRAM_NAME) + " run " + variant.id() + " " + joined(flags) + " --seed " +
-         std::to_string(seed);
+  std::string line = std::string(KL_CLI_PROGRAM_NAME) + " run " + variant.id() + " " + joined(flags);
+  // A family without inputs has no --seed: its cases do not depend on one.
+  for (const cli::FlagSpec& flag : find_family(variant.family).run_flags)
+    if (flag.name == "seed") return line + " --seed " + std::to_string(seed);
+  return line;
 }
 
 }  // namespace kl::derived

@@ -1,6 +1,6 @@
 // The host tests every family with derived checks gets without writing them (family.hpp,
 // DerivedChecks): its rules, its program and its CMake registrations, no GPU needed.
-//   DerivedRules.EveryCleanVariantTakesEveryUnitShape
+//   DerivedRules.EveryUnitShapeAndEveryCleanVariantMeet
 //   DerivedRules.ShapesOutsideTheRulesAreRefusedNamingTheRule   (by the rule and by `run`, exit 2)
 //   DerivedProgram.ListsEveryVariantAndRefusesUnknownOnes
 //   DerivedRegistration.PlantedFindingsAndBenchedFamiliesMatchCMake
@@ -43,16 +43,24 @@ std::set<std::string> lines_of(const char* variable) {
 
 }  // namespace
 
-// What DerivedShapes runs: every clean variant on every unit shape (a planted variant may have a
-// rule of its own that refuses some, e.g. whole warps for a kernel without a bounds guard).
-TEST(DerivedRules, EveryCleanVariantTakesEveryUnitShape) {
+// What DerivedShapes runs: every clean variant on every unit shape its rules take. Each unit shape
+// is one some clean variant takes (none is wasted), and each clean variant takes one at least
+// (a variant may narrow the kind's rules, e.g. blocks that tile the shape for a kernel without a
+// bounds guard, but never out of the unit cases).
+TEST(DerivedRules, EveryUnitShapeAndEveryCleanVariantMeet) {
   ASSERT_FALSE(families().empty()) << "no family of this program gives derived checks";
-  for (const kl::Family* f : families())
-    for (const kl::VariantInfo* v : f->variants)
-      for (const std::vector<std::string>& flags : f->derived.unit_shapes)
-        if (!v->has_findings()) {
-          EXPECT_EQ(f->derived.rule(*v, flags), "") << v->id() << " " << joined(flags);
-        }
+  for (const kl::Family* f : families()) {
+    std::vector<int> takers(f->derived.unit_shapes.size());
+    for (const kl::VariantInfo* v : f->variants) {
+      if (v->has_findings()) continue;
+      int taken = 0;
+      for (std::size_t i = 0; i < takers.size(); ++i)
+        if (f->derived.rule(*v, f->derived.unit_shapes[i]).empty()) ++taken, ++takers[i];
+      EXPECT_GT(taken, 0) << v->id() << " takes none of the unit shapes";
+    }
+    for (std::size_t i = 0; i < takers.size(); ++i)
+      EXPECT_GT(takers[i], 0) << f->name << " " << joined(f->derived.unit_shapes[i]) << " is taken by no clean variant";
+  }
 }
 
 TEST(DerivedRules, ShapesOutsideTheRulesAreRefusedNamingTheRule) {
@@ -76,10 +84,10 @@ TEST(DerivedRules, ShapesOutsideTheRulesAreRefusedNamingTheRule) {
 
 TEST(DerivedProgram, ListsEveryVariantAndRefusesUnknownOnes) {
   ASSERT_FALSE(families().empty()) << "no family of this program gives derived checks";
-  std::string out, err;
-  ASSERT_EQ(run_cli({"list"}, out, err), 0) << err;
+  std::string list, out, err;
+  ASSERT_EQ(run_cli({"list"}, list, err), 0) << err;
   for (const kl::Family* f : families()) {
-    for (const kl::VariantInfo* v : f->variants) EXPECT_NE(out.find(v->name), std::string::npos) << v->id();
+    for (const kl::VariantInfo* v : f->variants) EXPECT_NE(list.find(v->name), std::string::npos) << v->id();
     EXPECT_EQ(run_cli({"run", f->name + ".no_such_variant"}, out, err), 2);
     EXPECT_NE(err.find("unknown variant '" + f->name + ".no_such_variant'"), std::string::npos) << err;
     EXPECT_EQ(run_cli({"run", f->variants.front()->id(), "--no-such-flag", "1"}, out, err), 2);

@@ -10,12 +10,7 @@ namespace kl::dispatch {
 void launch_cpu_oracle(const Args& args, cudaStream_t stream) {
   const Shape& s = args.shape;
   std::vector<int> coords(2 * static_cast<std::size_t>(s.width) * s.height);
-  for (int row = 0; row < s.height; ++row)
-    for (int col = 0; col < s.width; ++col) {
-      const std::size_t idx = static_cast<std::size_t>(row) * s.width + col;
-      coords[2 * idx] = col;
-      coords[2 * idx + 1] = row;
-    }
+  expected_coords(coords, s);
   KL_CUDA_CHECK(cudaStreamSynchronize(stream));
   KL_CUDA_CHECK(cudaMemcpy(args.coords, coords.data(), coords.size() * sizeof(int), cudaMemcpyHostToDevice));
 }

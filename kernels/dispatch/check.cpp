@@ -20,6 +20,17 @@ CoordsCase run_case(const Variant& v, const Shape& shape) {
   return c;
 }
 
+void expected_coords(std::span<int> coords, const Shape& shape) {
+  if (coords.size() != 2 * static_cast<std::size_t>(shape.width) * shape.height)
+    throw std::invalid_argument("expected_coords: expected 2*width*height values");
+  for (int row = 0; row < shape.height; ++row)
+    for (int col = 0; col < shape.width; ++col) {
+      const std::size_t idx = static_cast<std::size_t>(row) * shape.width + col;
+      coords[2 * idx] = col;
+      coords[2 * idx + 1] = row;
+    }
+}
+
 CaseResult check_coords(const std::vector<int>& coords, const Shape& shape) {
   // Bijection onto the grid: each cell holds exactly its own coordinates.
   CaseResult r;

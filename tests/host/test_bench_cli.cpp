@@ -137,13 +137,14 @@ TEST(BenchSelection, SweepAddsEverySizeOfTheMemoryBoundFamiliesOnce) {
     int_reason = int_reason || (e.what == "reduction.vectorized_single_launch.int.n1g" &&
                                 e.reason.find("int inputs stop at 2^28") != std::string::npos);
   EXPECT_TRUE(int_reason);
-  // dispatch at 2^30 cells breaks its kernels' own rule (2^31 ints indexed with int): skipped with
-  // that rule, not attempted (a refused case ended the H100 sweep with nothing written).
+  // dispatch at 2^30 cells breaks the rule its shape and output take (2^31 ints, beyond the 2^30
+  // elements the host holds): skipped with that rule, not attempted (a refused case ended the H100
+  // sweep with nothing written).
   const kl::cli::BenchSelection dispatch = kl::cli::select_bench_cases("dispatch", "record_thread_coords", true);
   bool dispatch_reason = false;
   for (const auto& e : dispatch.excluded)
     dispatch_reason = dispatch_reason || (e.what == "dispatch.record_thread_coords.n1g" &&
-                                          e.reason.find("must fit in an int") != std::string::npos);
+                                          e.reason.find("the output must be at most 2^30 elements") != std::string::npos);
   EXPECT_TRUE(dispatch_reason);
   for (const kl::cli::BenchCase& c : dispatch.cases) EXPECT_NE(c.key(), "dispatch.record_thread_coords.n1g");
   for (const char* family : {"elementwise", "basics", "dispatch"})

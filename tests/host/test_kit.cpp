@@ -81,8 +81,8 @@ TEST(KitSpec, MistakesAreRefusedNamingTheRule) {
     return refusal_of(std::move(s));
   };
   EXPECT_NE(spec([](auto& s) { s.name = "Kit"; }).find("lower-case letters, digits and _"), std::string::npos);
-  EXPECT_NE(spec([](auto& s) { s.inputs = 0; }).find("inputs must be 1..3, got 0"), std::string::npos);
-  EXPECT_NE(spec([](auto& s) { s.inputs = 4; }).find("inputs must be 1..3, got 4"), std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.inputs = -1; }).find("inputs must be 0..3, got -1"), std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.inputs = 4; }).find("inputs must be 0..3, got 4"), std::string::npos);
   EXPECT_NE(spec([](auto& s) { s.variants.clear(); }).find("no variants"), std::string::npos);
   EXPECT_NE(spec([](auto& s) { s.bench_shape.rows = -1; }).find("bench_shape: rows and cols must be >= 0"),
             std::string::npos);
@@ -94,7 +94,13 @@ TEST(KitSpec, MistakesAreRefusedNamingTheRule) {
                 .find("copy needs a kernel or a launcher (launch), not both"),
             std::string::npos);
   EXPECT_NE(spec([](auto& s) { s.input_range = {1.0f, 1.0f}; }).find("input_range needs lo < hi"), std::string::npos);
-  EXPECT_NE(spec([](auto& s) { s.sweep = true; }).find("sweep: only a Vector family has a size to sweep"),
+  EXPECT_NE(spec([](auto& s) { s.shape_flags = {{"n", "N", "elements"}}; }).find("shape_flags: a matrix takes 3 flags"),
+            std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.ceiling_variant = "nope"; }).find("ceiling_variant 'nope' is not a variant"),
+            std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.run_shape = Matrix{-2, 3, {16, 16}}; }).find("run_shape: rows and cols must be >= 0"),
+            std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.variants[0].oracle = nullptr; s.check = {}; }).find("copy needs an oracle"),
             std::string::npos);
   EXPECT_NE(spec([](auto& s) { s.variants[1].findings.clear(); }).find("broken: a planted variant has findings"),
             std::string::npos);
@@ -220,5 +226,96 @@ TEST(KitVariant, RangeSeedAndSweepAsDeclared) {
     EXPECT_EQ(c.variant, "own");
     EXPECT_FALSE(c.sweep.empty());
     EXPECT_GT(kl::cli::case_size(c, 1 << 20), 0);
+  }
+}
+
+namespace {
+
+void int_kernel(kl::kit::Call<Matrix, int>) {}
+int declared_command(const kl::cli::ParsedArgs&, std::ostream&) { return 0; }
+
+// A family that states what the defaults do not fit (the shape of the lab's dispatch): an int
+// output of two values an element, no inputs, its own flag names, run shape, unit and refused
+// shapes, a check of its own instead of oracles, a ceiling variant and a command of its own.
+const kl::Family& declared_family() {
+  static const kl::Family* f = []() -> const kl::Family* {
+    FamilySpec<Matrix, int> s{.name = "kit_declared", .inputs = 0, .bench_shape = {64, 64, {16, 16}}};
+    kl::kit::KernelVariant<Matrix, int> map{"map", "a map", int_kernel, nullptr, {8, 0}};
+    kl::kit::KernelVariant<Matrix, int> tiled{"tiled", "needs tiles", int_kernel, nullptr, {8, 0}};
+    tiled.rule = [](const Matrix& m) { return m.cols % m.block.x == 0 ? std::string() : "blocks must tile the width"; };
+    s.variants = {map, tiled};
+    s.outputs = [](const Matrix& m) { return 2 * m.rows * m.cols; };
+    s.check = [](const Matrix&, const kl::kit::Data&, std::span<const int> got) {
+      kl::CaseResult r;
+      r.checked = got.size();
+      return r;
+    };
+    s.shape_flags = {{"height", "H", "rows"}, {"width", "W", "cells a row"}, {"block", "BXxBY", "threads"}};
+    s.run_shape = Matrix{10, 20, {4, 4}};
+    s.unit_shapes = {{3, 5, {4, 4}}, {8, 8, {4, 4}}};
+    s.refused_shapes = {{{-1, 8, {4, 4}}, "rows and cols must be >= 0"}};
+    s.ceiling_variant = "map";
+    s.counted = "cells";
+    s.sweep = true;
+    s.commands = {{{"declared_command", {}, 0, false, "", "a command of the family\n", kl::cli::Needs::host},
+                   declared_command}};
+    return &kl::kit::make_family(std::move(s));
+  }();
+  return *f;
+}
+
+}  // namespace
+
+TEST(KitDeclared, OwnFlagNamesShapesAndOutputAsStated) {
+  const kl::Family& f = declared_family();
+  std::vector<std::string> names;
+  for (const kl::cli::FlagSpec& flag : f.run_flags) names.push_back(flag.name);
+  // No inputs, no scalar: no --seed (a case does not depend on one).
+  EXPECT_EQ(names, (std::vector<std::string>{"height", "width", "block", "reps"}));
+  EXPECT_EQ(f.run_flags[0].help, "rows (default 10)");
+  EXPECT_EQ(f.run_flags[2].help, "threads (default 4x4)");
+  const kl::DerivedChecks& d = f.derived;
+  EXPECT_EQ(d.named(kl::kit::flags_of(Matrix{3, 5, {4, 4}})),
+            (std::vector<std::string>{"--height", "3", "--width", "5", "--block", "4x4"}));
+  ASSERT_EQ(d.unit_shapes.size(), 2u);
+  EXPECT_EQ(d.unit_shapes[0], d.named(kl::kit::flags_of(Matrix{3, 5, {4, 4}})));
+  ASSERT_EQ(d.refused_shapes.size(), 1u);
+  const kl::VariantInfo& map = *f.variants[0];
+  const kl::VariantInfo& tiled = *f.variants[1];
+  EXPECT_EQ(d.rule(map, d.unit_shapes[0]), "");
+  EXPECT_EQ(d.rule(tiled, d.unit_shapes[0]), "blocks must tile the width");
+  EXPECT_EQ(d.rule(tiled, d.unit_shapes[1]), "");
+  // The output, two ints an element, is what the host limit counts.
+  EXPECT_EQ(d.rule(map, d.named(kl::kit::flags_of(Matrix{1 << 14, 1 << 15, {16, 16}}))), "");
+  EXPECT_NE(d.rule(map, d.named(kl::kit::flags_of(Matrix{1 << 15, 1 << 15, {16, 16}})))
+                .find("the output must be at most 2^30 elements, got 2147483648"),
+            std::string::npos);
+  const auto data_of = [](auto make) { return make("kit_declared", Matrix{3, 5, {4, 4}}, 1); };
+  EXPECT_TRUE(data_of(kl::kit::make_data<Matrix, int>).in.empty());
+  // Looked up as a family of float output, it is refused naming what it is.
+  EXPECT_THROW(data_of(kl::kit::make_data<Matrix, float>), std::invalid_argument);
+  ASSERT_EQ(f.commands.size(), 1u);
+  EXPECT_EQ(f.commands[0].spec.name, "declared_command");
+  // A Matrix sweeps squares; a size the rules refuse (2^30 cells: 2^31 ints) is skipped with the rule.
+  ASSERT_TRUE(f.sweep_cases != nullptr);
+  int skipped = 0;
+  for (const kl::cli::BenchCase& c : f.sweep_cases())
+    if (c.variant == "map" && !c.skip_reason.empty()) {
+      ++skipped;
+      EXPECT_NE(c.skip_reason.find("the output must be at most 2^30"), std::string::npos) << c.key();
+    }
+  EXPECT_EQ(skipped, 1);
+}
+
+// A spec without oracles needs a check of its own.
+TEST(KitDeclared, OracleOrFamilyCheck) {
+  FamilySpec<Vector, double> s{.name = "kit_unchecked", .inputs = 0, .bench_shape = {1024, 256}};
+  s.variants = {{"sum", "a sum", nullptr, nullptr, {8, 1}}};
+  s.variants[0].launch = [](const kl::kit::Call<Vector, double>&, cudaStream_t) {};
+  try {
+    kl::kit::make_family(std::move(s));
+    FAIL() << "a family with neither oracles nor a check was made";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("sum needs an oracle (or the family a check)"), std::string::npos) << e.what();
   }
 }

@@ -34,6 +34,9 @@ struct CoordsCase {
   std::vector<int> coords;
 };
 CoordsCase run_case(const Variant& v, const Shape& shape);
+// The map every dispatch must produce: cell (col,row) of `coords` (2 * width * height ints,
+// row-major) holds (col,row). The CPU reference and the harness's oracle write it.
+void expected_coords(std::span<int> coords, const Shape& shape);
 // The bijection check alone: cell (col,row) of `coords` holds (col,row).
 CaseResult check_coords(const std::vector<int>& coords, const Shape& shape);
 
