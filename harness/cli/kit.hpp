@@ -60,7 +60,7 @@ struct Matrix {  // rows x cols, row-major; 2-D blocks, x along a row
 inline constexpr int max_inputs = 3;
 
 // What a kernel receives, by value: the shape, the scalar, the inputs (each one float per
-// element of the shape) and the output (Out: float, double, int or unsigned).
+// element of the shape) and the output (Out: float, double or int).
 template <class S, class Out = float>
 struct Call {
   S shape;
@@ -169,7 +169,7 @@ struct Outcome {
 
 // The family a spec declares. Called once per family (KL_KIT_FAMILY does it); the family lives
 // as long as the program. Throws std::invalid_argument naming what is wrong with the spec.
-// Out is float, double, int or unsigned.
+// Out is float, double or int.
 template <class S, class Out>
 const Family& make_family(FamilySpec<S, Out> spec);
 

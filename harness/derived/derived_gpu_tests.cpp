@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace {
 
 using kl::derived::families;
@@ -58,14 +60,29 @@ TEST(DerivedShapes, EveryCleanVariantPassesEveryUnitShape) {
     }
 }
 
+// A shape of one of the families' kinds first, then a clean variant whose rules take it: a
+// variant's own rule may be narrow (blocks that tile the shape, power-of-two blocks), and drawing
+// the variant first would discard most of its shapes (RapidCheck gives up under a sanitizer's
+// few cases). A shape no clean variant takes (an empty grid for families that refuse one) is
+// discarded.
 KL_PROPERTY(DerivedProperty, EveryCleanVariantMatchesTheOracle, ()) {
-  std::vector<std::string> clean;
-  for (const kl::VariantInfo* v : clean_variants()) clean.push_back(v->id());
-  RC_PRE(!clean.empty());
-  const kl::VariantInfo& v = kl::find_info(*rc::gen::elementOf(clean).as("variant"));
+  std::vector<std::string> kinds;
+  for (const kl::VariantInfo* v : clean_variants()) {
+    const std::string& kind = kl::find_family(v->family).derived.shape_kind;
+    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
+  }
+  RC_PRE(!kinds.empty());
+  const std::string kind = *rc::gen::elementOf(kinds).as("shape kind");
+  const std::vector<std::string> shape = *shape_flags(kind).as("shape");
+  std::vector<std::string> takers;
+  for (const kl::VariantInfo* v : clean_variants()) {
+    const kl::Family& f = kl::find_family(v->family);
+    if (f.derived.shape_kind == kind && f.derived.rule(*v, f.derived.named(shape)).empty()) takers.push_back(v->id());
+  }
+  RC_PRE(!takers.empty());
+  const kl::VariantInfo& v = kl::find_info(*rc::gen::elementOf(takers).as("variant"));
   const kl::Family& f = kl::find_family(v.family);
-  const std::vector<std::string> flags = f.derived.named(*shape_flags(f.derived.shape_kind).as("shape"));
-  RC_PRE(f.derived.rule(v, flags).empty());
+  const std::vector<std::string> flags = f.derived.named(shape);
   const auto seed = *rc::gen::arbitrary<std::uint64_t>().as("data seed");
   const kl::CaseResult r = f.derived.check(v, flags, seed);
   if (!r.ok()) RC_FAIL(v.id() + " " + joined(flags) + ": " + r.describe() + "\n  replay: " + replay(v, flags, seed));
