@@ -176,6 +176,20 @@ double Bench::ceiling(const std::string& name, const std::string& metric, const 
   return value;
 }
 
+void Bench::read_against_reference(bench::Result& r, bool is_reference, const std::string& name,
+                                   const std::string& how, const std::function<bench::Result()>& measure_reference) {
+  if (is_reference) {
+    offer_ceiling(name, r.metric, how, r.value);
+    return;
+  }
+  r.ceiling = name;
+  r.ceiling_value = ceiling(name, r.metric, how, [&] {
+    const bench::Result ref = measure_reference();
+    bench::check_against_roofline(ref, roofline_);
+    return ref.value;
+  });
+}
+
 void Bench::offer_ceiling(const std::string& name, const std::string& metric, const std::string& how, double value) {
   for (const bench::Ceiling& c : ceilings_)
     if (c.name == name) return;

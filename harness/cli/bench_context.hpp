@@ -111,6 +111,13 @@ class Bench {
                  const std::function<double()>& measure);
   // Records a ceiling a case has just measured (cuBLAS SGEMM, CUB), unless already known.
   void offer_ceiling(const std::string& name, const std::string& metric, const std::string& how, double value);
+  // Reads `r` against the family's reference case measured in this process (CUB, cuBLAS, the
+  // family's fastest rung), the ceiling `name`: when r is the reference it offers its own value
+  // (r keeps the ceiling the caller gave it: the roof, a copy, itself); any other case gets the
+  // reference's value, measured once through `measure_reference` (the family's bench_measure of
+  // the reference case) and checked against the roofline (a ceiling must be physical too).
+  void read_against_reference(bench::Result& r, bool is_reference, const std::string& name, const std::string& how,
+                              const std::function<bench::Result()>& measure_reference);
   // Device-to-device cudaMemcpy of 1 GiB, GB/s of bytes read plus written: the memory-bound ceiling.
   double d2d_copy_gbps();
   // The ceilings of a memory-bound case that moves `bytes` (read plus written), measured once per

@@ -487,16 +487,13 @@ class KitFamily {
     const std::string metric = "G" + spec_.counted + "/s";
     bench::Result r = cli::throughput_result(c, Kind<S>::describe(shape), t, 0, metric, bench::Roof::none, 0);
     r.value = element_rate(shape, t.median_ms);
-    r.ceiling = spec_.name + "." + spec_.ceiling_variant;
     const std::string how = "the " + spec_.ceiling_variant + " variant at " + Kind<S>::describe(shape);
-    if (c.variant == spec_.ceiling_variant) {
-      r.ceiling_value = r.value;
-      ctx.offer_ceiling(r.ceiling, metric, how, r.value);
-    } else {
-      cli::BenchCase ceiling_case = c;
-      ceiling_case.variant = spec_.ceiling_variant;
-      r.ceiling_value = ctx.ceiling(r.ceiling, metric, how, [&] { return measure(ceiling_case, ctx).value; });
-    }
+    const std::string name = spec_.name + "." + spec_.ceiling_variant;
+    const bool reference = c.variant == spec_.ceiling_variant;
+    if (reference) std::tie(r.ceiling, r.ceiling_value) = std::pair(name, r.value);  // read against itself
+    cli::BenchCase ceiling_case = c;
+    ceiling_case.variant = spec_.ceiling_variant;
+    ctx.read_against_reference(r, reference, name, how, [&] { return measure(ceiling_case, ctx); });
     return r;
   }
 

@@ -190,17 +190,10 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
   const std::string how = (tensor ? "cuBLAS GemmEx " + shape_text(shape, "FP16 in, FP32 out")
                                   : "cuBLAS SGEMM " + shape_text(shape, "FP32 (no TF32)")) +
                           ", median of the bench's timing";
-  if (v.info.name == library) {
-    use_roof_as_ceiling(r, ctx.roofline());
-    ctx.offer_ceiling(ceiling, "TFLOPS", how, r.value);
-  } else {
-    r.ceiling = ceiling;
-    r.ceiling_value = ctx.ceiling(ceiling, "TFLOPS", how, [&] {
-      const bench::Result ref = matmul_bench_measure({"matmul", library, "", "", c.sweep, c.max_reps}, ctx);
-      bench::check_against_roofline(ref, ctx.roofline());  // a ceiling must be physical too
-      return ref.value;
-    });
-  }
+  if (v.info.name == library) use_roof_as_ceiling(r, ctx.roofline());
+  ctx.read_against_reference(r, v.info.name == library, ceiling, how, [&] {
+    return matmul_bench_measure({"matmul", library, "", "", c.sweep, c.max_reps}, ctx);
+  });
   return r;
 }
 

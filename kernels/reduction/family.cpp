@@ -162,20 +162,13 @@ bench::Result reduction_bench_measure(const BenchCase& c, Bench& ctx) {
   // One CUB ceiling per dtype and n: "cub_sum.float", "cub_sum.float_n64k".
   const std::string cub = "cub_sum." + c.dtype + (c.sweep.empty() ? "" : "_" + c.sweep);
   const std::string how = "cub::DeviceReduce::Sum over " + bench::size_text(n) + " " + c.dtype + "s, GB/s of bytes read";
-  if (v.info.role == Role::reference) {
-    std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling_of(c, static_cast<std::size_t>(w.bytes));
-    ctx.offer_ceiling(cub, "GB/s", how, r.value);
-  } else {
-    r.ceiling = cub;
-    // The ceiling gets the bench's full repetitions even for a swept case: one noisy CUB median
-    // (5 runs) would misread every rung at that n.
-    r.ceiling_value = ctx.ceiling(cub, "GB/s", how, [&] {
-      const bench::Result ref = reduction_bench_measure(
-          {"reduction", reduction::variants().front().info.name, c.dtype, "", c.sweep, 0}, ctx);
-      bench::check_against_roofline(ref, ctx.roofline());  // a ceiling must be physical too
-      return ref.value;
-    });
-  }
+  const bool reference = v.info.role == Role::reference;
+  if (reference) std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling_of(c, static_cast<std::size_t>(w.bytes));
+  // The ceiling gets the bench's full repetitions even for a swept case: one noisy CUB median
+  // (5 runs) would misread every rung at that n.
+  ctx.read_against_reference(r, reference, cub, how, [&] {
+    return reduction_bench_measure({"reduction", reduction::variants().front().info.name, c.dtype, "", c.sweep, 0}, ctx);
+  });
   return r;
 }
 
