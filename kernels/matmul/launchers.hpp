@@ -39,13 +39,18 @@ void launch_tuned(const Args& args, cudaStream_t stream);
 
 // The tensor-core ladder beyond the seeds (files 30..33): FP16 A and B staged into zero-padded
 // whole tiles of each rung's tile (stage_half_tiles, tensor_core_tiles.hpp), then the kernel alone.
-extern const TileShape wmma_global_tile, wmma_shared_tile, mma_sync_pipeline_tile, wgmma_tma_tile;
+extern const TileShape wmma_global_tile, wmma_shared_tile, mma_sync_pipeline_tile, wgmma_tma_tile, wgmma_persistent_tile,
+    wgmma_tma_store_tile;
 void launch_wmma_global_staged(const Args& args, cudaStream_t stream);
 void launch_wmma_shared_staged(const Args& args, cudaStream_t stream);
 void launch_mma_sync_pipeline_staged(const Args& args, cudaStream_t stream);
 void launch_wgmma_tma_staged(const Args& args, cudaStream_t stream);
+void launch_wgmma_persistent_staged(const Args& args, cudaStream_t stream);
+void launch_wgmma_tma_store_staged(const Args& args, cudaStream_t stream);
 // "" when this process's GPU runs the sm_90a rung, else why it does not apply (cached).
 std::string wgmma_tma_unavailable();
+std::string wgmma_persistent_unavailable();
+std::string wgmma_tma_store_unavailable();
 
 inline constexpr int bounds_tile = 16;  // seed 001's TILE_SIZE
 inline constexpr int padded_tile = 32;

@@ -78,6 +78,14 @@ std::string wgmma_tma_rule(const Shape& s) {
   if (std::string rule = whole_tiles<wgmma_tma_tile>(s); !rule.empty()) return rule;
   return wgmma_tma_unavailable();
 }
+std::string wgmma_persistent_rule(const Shape& s) {
+  if (std::string rule = whole_tiles<wgmma_persistent_tile>(s); !rule.empty()) return rule;
+  return wgmma_persistent_unavailable();
+}
+std::string wgmma_tma_store_rule(const Shape& s) {
+  if (std::string rule = whole_tiles<wgmma_tma_store_tile>(s); !rule.empty()) return rule;
+  return wgmma_tma_store_unavailable();
+}
 
 // The tensor-core rungs' staging: FP16 copies padded to the rung's whole tiles.
 template <const TileShape& tile>
@@ -208,6 +216,20 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         wgmma_tma_rule, stage_then_launch<stage_half<wgmma_tma_tile>, launch_wgmma_tma_staged>},
        InputPrecision::fp16, stage_half<wgmma_tma_tile>, launch_wgmma_tma_staged},
+      {{{"matmul", "wgmma_persistent", seed004, "-",
+         "Beyond the seeds, rung 33 made persistent: one block an SM walks tiles in the grouped "
+         "order, its TMA/mbarrier ring running on across tiles, so the next tile's first stages "
+         "load while the consumers store C. Does not apply off sm_90a.",
+         Role::teaching, {}},
+        wgmma_persistent_rule, stage_then_launch<stage_half<wgmma_persistent_tile>, launch_wgmma_persistent_staged>},
+       InputPrecision::fp16, stage_half<wgmma_persistent_tile>, launch_wgmma_persistent_staged},
+      {{{"matmul", "wgmma_tma_store", seed004, "-",
+         "Beyond the seeds, rung 34 with C stored through shared memory and TMA: each consumer "
+         "writes its half of the tile into 128-byte-swizzled staging and the copy engine drains it "
+         "while the tensor cores start the next tile. Does not apply off sm_90a.",
+         Role::teaching, {}},
+        wgmma_tma_store_rule, stage_then_launch<stage_half<wgmma_tma_store_tile>, launch_wgmma_tma_store_staged>},
+       InputPrecision::fp16, stage_half<wgmma_tma_store_tile>, launch_wgmma_tma_store_staged},
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",

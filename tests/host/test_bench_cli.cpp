@@ -110,7 +110,9 @@ TEST(BenchSelection, PlantedAndHostReferencesAreNeverMeasured) {
 // The tensor-core rungs and their ceiling, GemmEx, are timed at 4096^3 and 8192^3 (the issue's
 // two shapes), each once.
 TEST(BenchSelection, TensorCoreLadderAtBothShapes) {
-  for (const char* variant : {"cublas_gemmex_fp16", "wmma_global", "wmma_shared", "mma_sync_pipeline", "wgmma_tma"}) {
+  for (const char* variant :
+       {"cublas_gemmex_fp16", "wmma_global", "wmma_shared", "mma_sync_pipeline", "wgmma_tma", "wgmma_persistent",
+        "wgmma_tma_store"}) {
     const kl::cli::BenchSelection one = kl::cli::select_bench_cases("matmul", variant);
     ASSERT_EQ(one.cases.size(), 2u) << variant;
     EXPECT_EQ(one.cases[0].key(), std::string("matmul.") + variant);

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -171,9 +173,15 @@ std::vector<std::string> tensor_core_rungs() {
   return names;
 }
 
-TEST(MatmulTensorCores, TheLadderHasFourRungs) {
-  EXPECT_EQ(tensor_core_rungs(),
-            (std::vector<std::string>{"wmma_global", "wmma_shared", "mma_sync_pipeline", "wgmma_tma"}));
+TEST(MatmulTensorCores, TheLadderHasSixRungs) {
+  EXPECT_EQ(tensor_core_rungs(), (std::vector<std::string>{"wmma_global", "wmma_shared", "mma_sync_pipeline",
+                                                           "wgmma_tma", "wgmma_persistent", "wgmma_tma_store"}));
+}
+
+// The rungs built for sm_90a (they apply on compute capability 9.0 only).
+const std::vector<std::string> hopper_rungs = {"wgmma_tma", "wgmma_persistent", "wgmma_tma_store"};
+bool hopper_rung(const std::string& name) {
+  return std::find(hopper_rungs.begin(), hopper_rungs.end(), name) != hopper_rungs.end();
 }
 
 TEST(MatmulTensorCores, EveryRungIsExactAndWithinTheBoundAtTileEdges) {
@@ -193,7 +201,7 @@ TEST(MatmulTensorCores, EveryRungIsExactAndWithinTheBoundAtTileEdges) {
     const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp16);
     for (const std::string& name : tensor_core_rungs()) {
       const Variant& v = variant(name);
-      if (!v.supports(shape)) continue;  // wgmma_tma off sm_90a: see the next test
+      if (!v.supports(shape)) continue;  // the sm_90a rungs elsewhere: see the next test
       ++ran;
       const std::string where = name + " m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) +
                                 " k=" + std::to_string(shape.k);
@@ -208,37 +216,65 @@ TEST(MatmulTensorCores, EveryRungIsExactAndWithinTheBoundAtTileEdges) {
       EXPECT_EQ(rr.checked, static_cast<std::size_t>(shape.m * shape.n));
     }
   }
-  // Every rung that applies on this GPU but the sm_90a one takes every shape (mma_sync_pipeline
-  // does not apply below compute capability 8.0, nor wgmma_tma off 9.0: their rules say so).
+  // Every rung that applies on this GPU but the sm_90a ones takes every shape (mma_sync_pipeline
+  // does not apply below compute capability 8.0, nor the sm_90a rungs off 9.0: their rules say so).
   int taking_every_shape = 0;
   for (const std::string& name : tensor_core_rungs())
-    taking_every_shape += name != "wgmma_tma" && runs_here(variant(name));
+    taking_every_shape += !hopper_rung(name) && runs_here(variant(name));
   EXPECT_GE(taking_every_shape, 2) << "wmma_global and wmma_shared apply from compute capability 7.0";
   EXPECT_GE(ran, taking_every_shape * static_cast<int>(shapes.size()));
 }
 
-// The sm_90a rung runs wherever the GPU is compute capability 9.0 (so it cannot silently skip
-// on an H100 or H200), and elsewhere says it does not apply.
-TEST(MatmulTensorCores, TheHopperRungAppliesExactlyOnComputeCapability90) {
+// The sm_90a rungs run wherever the GPU is compute capability 9.0 (so they cannot silently skip
+// on an H100 or H200), and elsewhere say they do not apply.
+TEST(MatmulTensorCores, TheHopperRungsApplyExactlyOnComputeCapability90) {
   const kl::DeviceFacts gpu = kl::device_facts();
-  const std::string rule = variant("wgmma_tma").unsupported({128, 256, 64});
-  if (gpu.cc_major == 9 && gpu.cc_minor == 0)
-    EXPECT_EQ(rule, "");
-  else
-    EXPECT_NE(rule.find("does not apply: built for sm_90a"), std::string::npos) << rule;
+  for (const std::string& name : hopper_rungs) {
+    const std::string rule = variant(name).unsupported({128, 256, 64});
+    if (gpu.cc_major == 9 && gpu.cc_minor == 0)
+      EXPECT_EQ(rule, "") << name;
+    else
+      EXPECT_NE(rule.find("does not apply: built for sm_90a"), std::string::npos) << name << ": " << rule;
+  }
 }
 
 // A pipeline bug in the producer/consumer ring would show as a wrong element in some k-tile:
 // k of 64 (one k-tile), 128 (two), 256 (all four ring slots), 320 (the ring wraps) and 1024
 // (four laps).
-TEST(MatmulTensorCores, TheHopperRingIsExactWhereverItWraps) {
-  const Variant& v = variant("wgmma_tma");
-  if (!v.supports({128, 256, 64})) GTEST_SKIP() << v.unsupported({128, 256, 64});
-  const std::vector<std::int64_t> depths =
-      kl::sanitizer_small_mode() ? std::vector<std::int64_t>{64, 320} : std::vector<std::int64_t>{64, 128, 256, 320, 1024};
-  for (const std::int64_t k : depths) {
-    const Shape shape{128, 256, k};  // one block tile: the whole ring on one SM
-    expect_bit_exact("wgmma_tma", shape, make_inputs(shape, Data::small_integers, 13));
+TEST(MatmulTensorCores, TheHopperRingsAreExactWhereverTheyWrap) {
+  for (const std::string& name : hopper_rungs) {
+    const Variant& v = variant(name);
+    if (!v.supports({128, 256, 64})) GTEST_SKIP() << v.unsupported({128, 256, 64});
+    const std::vector<std::int64_t> depths = kl::sanitizer_small_mode() ? std::vector<std::int64_t>{64, 320}
+                                                                        : std::vector<std::int64_t>{64, 128, 256, 320, 1024};
+    for (const std::int64_t k : depths) {
+      const Shape shape{128, 256, k};  // one block tile: the whole ring on one SM
+      expect_bit_exact(name, shape, make_inputs(shape, Data::small_integers, 13));
+    }
+  }
+}
+
+// The persistent rungs' ring runs on across the tiles of a block: with more tiles than the GPU
+// holds blocks (the H100's 132 SMs) some blocks take two, and with k = 320 (five k-steps, four
+// slots) the second tile starts mid-lap, its barriers a phase along; rung 35's staging of C is
+// reused from one tile to the next. One oracle for both rungs (it, not the GPU, is the cost).
+TEST(MatmulTensorCores, ThePersistentRingsRunOnAcrossTiles) {
+  if (kl::sanitizer_small_mode()) GTEST_SKIP() << "more tiles than SMs of small-integer oracle: too slow under a sanitizer";
+  if (!variant("wgmma_persistent").supports({128, 256, 64}))
+    GTEST_SKIP() << variant("wgmma_persistent").unsupported({128, 256, 64});
+  const kl::DeviceFacts gpu = kl::device_facts();
+  const int tiles_m = 12, tiles_n = (gpu.sm_count + tiles_m) / tiles_m;  // more tiles than SMs
+  ASSERT_GT(tiles_m * tiles_n, gpu.sm_count);
+  const Shape shape{128 * tiles_m, 256 * tiles_n, 320};
+  const Inputs in = make_inputs(shape, Data::small_integers, 17);
+  const std::vector<Expected> want = expected_elements(in, shape, InputPrecision::fp16);
+  for (const char* name : {"wgmma_persistent", "wgmma_tma_store"}) {
+    std::vector<float> got;
+    const CaseResult r = run_case(variant(name), shape, in, want, &got);
+    EXPECT_TRUE(r.ok()) << name << ": " << r.describe();
+    std::size_t inexact = 0;
+    for (std::size_t e = 0; e < want.size(); ++e) inexact += static_cast<double>(got[e]) != want[e].value;
+    EXPECT_EQ(inexact, 0u) << name << " m=" << shape.m << " n=" << shape.n << " k=320: small integers must be bit-exact";
   }
 }
 

@@ -1,0 +1,204 @@
+// Teaches (beyond the seeds): the epilogue overlapped with the next tile's main loop. In rung 34
+// the consumers store their 128x256 FP32 tile to global memory with 8-byte stores while the
+// tensor cores idle; here each consumer writes its 64x256 half into shared memory, 64 columns at
+// a time (two 64x32 boxes in the 128-byte swizzle, so the 32 lanes of a store land in distinct
+// banks), and one thread hands each box to TMA (cp.async.bulk.tensor global <- shared): the copy
+// engine drains C while the consumer already waits on the next tile's first stage. Before a
+// box's staging is written again its previous copy must have read it (cp.async.bulk.wait_group.read),
+// and the writes are made visible to the copy engine first (fence.proxy.async). The staging (16 KiB
+// a consumer) fits beside the 4-stage ring: 224 KiB of the 227 an H100 block may have.
+// The rest is rung 34: persistent blocks in the grouped tile order, the ring running on across
+// tiles, one producer and two consumer warpgroups, wgmma 64x256x16. Every mbarrier wait has a
+// time limit; the perturbation build delays the producer before it fills a slot and a consumer
+// before it frees one.
+// Seed: 004_f92a7ab1d28b5b9a.txt section 11 (cublasGemmEx's tensor cores); PTX ISA 8.x.
+#include "launchers.hpp"
+#include "tensor_core_tiles.hpp"
+
+#include "kl/check.hpp"
+#include "kl/device_facts.hpp"
+#include "kl/mbarrier.cuh"
+#include "kl/perturb.cuh"
+
+#include "hopper_wgmma.cuh"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace kl::matmul {
+namespace {
+
+using namespace hopper;
+
+constexpr int block_m = 128, block_n = 256, block_k = 64;
+constexpr int stages = 4;
+constexpr int consumers = 2;
+constexpr int threads = 128 * (1 + consumers);
+constexpr int box_n = 64;
+constexpr int a_stage_bytes = block_m * block_k * 2;
+constexpr int b_stage_bytes = block_k * block_n * 2;
+constexpr int b_box_bytes = block_k * box_n * 2;
+constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
+constexpr int c_box_cols = 32;                          // 128 bytes of FP32: one swizzle row
+constexpr int c_box_bytes = 64 * c_box_cols * 4;         // 8 KiB: 64 rows of a consumer's half
+constexpr int staging_bytes = 2 * c_box_bytes;           // 64 columns at a time, per consumer
+constexpr int smem_bytes = ring_bytes + consumers * staging_bytes + 2 * stages * 8 + 1024;
+static_assert(smem_bytes <= 232448, "an H100 block has at most 227 KiB of shared memory");
+constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;
+
+struct Tile {
+  int row, col;
+};
+
+// Tile `id` of C in rung 33's grouped order: groups of group_rows tile rows, down each column of
+// a group before the next.
+constexpr int group_rows = 16;
+__device__ __forceinline__ Tile raster(int id, int m, int n) {
+  const int tiles_m = m / block_m, tiles_n = n / block_n;
+  const int per_group = group_rows * tiles_n;
+  const int first_row = id / per_group * group_rows;
+  const int rows = min(group_rows, tiles_m - first_row);
+  const int in_group = id % per_group;
+  return {(first_row + in_group % rows) * block_m, in_group / rows * block_n};
+}
+
+__global__ void __launch_bounds__(threads, 1)
+    wgmma_tma_store(int m, int n, int k, const __grid_constant__ CUtensorMap a_map,
+                    const __grid_constant__ CUtensorMap b_map, const __grid_constant__ CUtensorMap c_map) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  extern __shared__ unsigned char smem_raw[];
+  const std::uint32_t base = (shared_address(smem_raw) + 1023) & ~1023u;
+  const std::uint32_t a_ring = base, b_ring = base + stages * a_stage_bytes;
+  const std::uint32_t staging = base + ring_bytes;  // consumers' 16 KiB each
+  const std::uint32_t full = staging + consumers * staging_bytes, empty = full + stages * 8;
+  const int k_tiles = k / block_k;
+  const int tiles = (m / block_m) * (n / block_n);
+  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) {
+      mbarrier::init(full + 8 * s, 1);
+      mbarrier::init(empty + 8 * s, consumers);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+    if (threadIdx.x != 0) return;
+    int step = 0;  // k-steps issued by this block, over all its tiles
+    for (int id = static_cast<int>(blockIdx.x); id < tiles; id += static_cast<int>(gridDim.x)) {
+      const Tile t = raster(id, m, n);
+      for (int kt = 0; kt < k_tiles; ++kt, ++step) {
+        const int slot = step % stages;
+        if (step >= stages) mbarrier::wait(empty + 8 * slot, (step / stages - 1) % 2, wait_limit_ns);
+        KL_PERTURB_POINT_AT("the producer fills a slot", step);
+        mbarrier::arrive_expect_bytes(full + 8 * slot, a_stage_bytes + b_stage_bytes);
+        tma_load(a_ring + slot * a_stage_bytes, &a_map, kt * block_k, t.row, full + 8 * slot);
+        for (int box = 0; box < block_n / box_n; ++box)
+          tma_load(b_ring + slot * b_stage_bytes + box * b_box_bytes, &b_map, t.col + box * box_n, kt * block_k,
+                   full + 8 * slot);
+      }
+    }
+    return;
+  }
+
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+  const int consumer = warpgroup - 1;
+  const int warp = static_cast<int>(threadIdx.x % 128) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const bool leader = threadIdx.x % 128 == 0;  // frees slots (one arrival a warpgroup), issues C's copies
+  int step = 0;
+  for (int id = static_cast<int>(blockIdx.x); id < tiles; id += static_cast<int>(gridDim.x)) {
+    const Tile t = raster(id, m, n);
+    float d[128];
+#pragma unroll
+    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+    for (int kt = 0; kt < k_tiles; ++kt, ++step) {
+      const int slot = step % stages;
+      mbarrier::wait(full + 8 * slot, (step / stages) % 2, wait_limit_ns);
+      const std::uint32_t a_tile = a_ring + slot * a_stage_bytes + consumer * 64 * 128;
+      const std::uint32_t b_tile = b_ring + slot * b_stage_bytes;
+      wgmma_fence();
+#pragma unroll
+      for (int s = 0; s < block_k / 16; ++s)
+        wgmma_64x256x16(d, descriptor(a_tile + s * 32, 16, 1024), descriptor(b_tile + s * 2048, b_box_bytes, 1024));
+      wgmma_commit();
+      wgmma_wait<1>(d);  // the previous step's wgmmas are done reading its slot
+      if (kt > 0 && leader) {
+        KL_PERTURB_POINT_AT("a consumer frees a slot", step);
+        mbarrier::arrive(empty + 8 * ((step - 1) % stages));
+      }
+    }
+    wgmma_wait<0>(d);
+    if (leader) mbarrier::arrive(empty + 8 * ((step - 1) % stages));  // the tile's last slot: read
+    // Rung 33's accumulator layout: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8 of this
+    // consumer's 64; d[4j .. 4j+3] are columns 8j + 2(lane%4) and the next, of those two rows.
+    const std::uint32_t mine = staging + consumer * staging_bytes;
+    const int r0 = warp * 16 + lane / 4;
+#pragma unroll
+    for (int q = 0; q < block_n / 64; ++q) {
+      if (leader) bulk_wait_read();  // the previous boxes' copies have read the staging
+      named_barrier(1 + consumer, 128);
+#pragma unroll
+      for (int j = 8 * q; j < 8 * q + 8; ++j) {
+        const int col = j * 8 + 2 * (lane % 4) - 64 * q;  // 0..63 within this quarter
+        const int box = col / c_box_cols, cb = col % c_box_cols;
+        // 128-byte swizzle: the 16-byte unit cb/4 of row r sits at unit (cb/4) ^ (r % 8).
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int r = r0 + 8 * half;
+          const std::uint32_t at = mine + box * c_box_bytes + r * 128 + (((cb / 4) ^ (r % 8)) * 16) + (cb % 4) * 4;
+          st_shared_f2(at, d[4 * j + 2 * half], d[4 * j + 2 * half + 1]);
+        }
+      }
+      fence_proxy_async();  // these writes, seen by the copy engine
+      named_barrier(1 + consumer, 128);
+      if (leader) {
+        for (int box = 0; box < 2; ++box)
+          tma_store(&c_map, mine + box * c_box_bytes, t.col + 64 * q + box * c_box_cols, t.row + consumer * 64);
+        bulk_commit();
+      }
+    }
+  }
+  if (leader) bulk_wait_all();  // C written before the block's shared memory goes
+#elif defined(__CUDA_ARCH__)
+  __trap();  // compiled for a GPU without sm_90a's instructions: never silently leave C unwritten
+#endif
+}
+
+void launch_kernel(int m, int n, int k, const __half* a, const __half* b, float* c, cudaStream_t stream) {
+  const CUtensorMap a_map = tensor_map(a, m, k, block_m, block_k);
+  const CUtensorMap b_map = tensor_map(b, k, n, block_k, box_n);
+  const CUtensorMap c_map = tensor_map_f32(c, m, n, 64, c_box_cols);
+  // One block an SM (ring and staging take 225 KiB of shared memory): as many blocks as can be resident.
+  static const int resident = [] {
+    KL_CUDA_CHECK(cudaFuncSetAttribute(wgmma_tma_store, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+    return co_resident_capacity(reinterpret_cast<const void*>(&wgmma_tma_store), threads, smem_bytes);
+  }();
+  const int tiles = (m / block_m) * (n / block_n);
+  const unsigned blocks = static_cast<unsigned>(std::max(1, std::min(tiles, resident)));
+  wgmma_tma_store<<<blocks, threads, smem_bytes, stream>>>(m, n, k, a_map, b_map, c_map);
+}
+
+}  // namespace
+
+const TileShape wgmma_tma_store_tile{block_m, block_n, block_k};
+
+std::string wgmma_tma_store_unavailable() {
+  static const std::string reason = []() -> std::string {
+    const KernelImage image = kernel_image(reinterpret_cast<const void*>(&wgmma_tma_store));
+    if (!image.has_gpu) return "needs a CUDA GPU that runs sm_90a code (none usable here)";
+    if (image.loaded) return "";
+    return "does not apply: built for sm_90a (wgmma, setmaxnreg), which runs only on compute capability 9.0; this "
+           "GPU is " + std::to_string(image.cc_major) + "." + std::to_string(image.cc_minor);
+  }();
+  return reason;
+}
+
+void launch_wgmma_tma_store_staged(const Args& args, cudaStream_t stream) {
+  launch_half_tiles(args, stream, wgmma_tma_store_tile, launch_kernel);
+}
+
+}  // namespace kl::matmul
