@@ -16,6 +16,8 @@ using matmul::SweepShape;
 using matmul::sgemm_ladder;
 using matmul::sgemm_sweep_shapes;
 using matmul::tensor_core_large_shape;
+using matmul::tensor_core_sweep_shapes;
+using matmul::tensor_core_swept_rungs;
 using matmul::tensor_core_ladder;
 
 namespace {
@@ -98,7 +100,7 @@ void tensor_core_section(std::ostream& o, const std::vector<Result>& results, co
   const Result* gemmex_large = find(results, "matmul.cublas_gemmex_fp16." + large.tag());
   o << "\n## Beyond the seeds: the tensor-core ladder\n\n"
     << "Seed 004 reaches the tensor cores only through cublasGemmEx; the lab writes its own, FP16 inputs with FP32 "
-       "accumulation and output, one technique per rung (kernels/matmul/30_*.cu .. 33_*.cu, notes in "
+       "accumulation and output, one technique per rung (kernels/matmul/30_*.cu .. 35_*.cu, notes in "
        "docs/TENSOR_CORE_LADDER.md). x GemmEx is the ratio to cuBLAS GemmEx timed on the same shape in the same run ("
     << sig3(gemmex->value) << " TFLOPS at 4096^3, " << sig3(100 * gemmex->value / roofline.fp16_tensor_tflops)
     << "% of the dense FP16 tensor peak";
@@ -115,6 +117,25 @@ void tensor_core_section(std::ostream& o, const std::vector<Result>& results, co
       << ratio_cell(find(results, "matmul." + rung.variant + "." + large.tag())) << " | "
       << (rung.profile.empty() ? "-" : rung.profile) << " |\n";
     before = r;
+  }
+  // The rungs near GemmEx over the tensor-core sweep shapes.
+  std::vector<SweepShape> shapes{large};
+  shapes.insert(shapes.end(), tensor_core_sweep_shapes().begin(), tensor_core_sweep_shapes().end());
+  o << "\nThe rungs near GemmEx over more shapes (K-light, K-heavy, skinny, sides off the tile), each as a ratio to "
+       "GemmEx timed on the same shape in the same run:\n\n| rung | m=n=k=4096";
+  for (const SweepShape& s : shapes) o << " | " << s.text();
+  o << " |\n|---|---";
+  for (std::size_t i = 0; i < shapes.size(); ++i) o << "|---";
+  o << "|\n| cuBLAS GemmEx, TFLOPS | " << sig3(gemmex->value);
+  for (const SweepShape& s : shapes) {
+    const Result* r = find(results, "matmul.cublas_gemmex_fp16." + s.tag());
+    o << " | " << (r ? sig3(r->value) : "-");
+  }
+  o << " |\n";
+  for (const std::string& rung : tensor_core_swept_rungs()) {
+    o << "| `" << rung << "` | " << ratio_cell(find(results, "matmul." + rung));
+    for (const SweepShape& s : shapes) o << " | " << ratio_cell(find(results, "matmul." + rung + "." + s.tag()));
+    o << " |\n";
   }
 }
 

@@ -5,8 +5,9 @@
 // Staged inputs (uncoalesced's B transposed, GemmEx's FP16 copies) are written once, before the
 // timing.
 // bench: matmul in TFLOPS at 4096^3 against cuBLAS SGEMM measured here, and the SGEMM ladder
-// over a sweep of shapes against cuBLAS on each; GemmEx FP16 against the tensor-core roof, and
-// the tensor-core ladder at 4096^3 and 8192^3 against GemmEx on each.
+// over a sweep of shapes against cuBLAS on each; GemmEx FP16 against the tensor-core roof, the
+// tensor-core ladder at 4096^3 and 8192^3 against GemmEx on each, and its top rungs over six
+// more shapes (tensor_core_sweep_shapes) against GemmEx on each.
 // The bench's inputs are
 // generated on the GPU (fill_device_inputs) and every element of C is checked there against the
 // FP64 device oracle (kl/matmul_oracle.hpp), computed once per shape and precision; nothing is
@@ -129,8 +130,9 @@ struct MatmulInputs {
 // The shape a case multiplies: 4096^3, or the swept shape its tag names.
 matmul::Shape shape_of(const BenchCase& c) {
   if (c.sweep.empty()) return {bench_n, bench_n, bench_n, false};
-  for (const matmul::SweepShape& s : matmul::sgemm_sweep_shapes())
-    if (s.tag() == c.sweep) return {s.m, s.n, s.k, false};
+  for (const auto* shapes : {&matmul::sgemm_sweep_shapes(), &matmul::tensor_core_sweep_shapes()})
+    for (const matmul::SweepShape& s : *shapes)
+      if (s.tag() == c.sweep) return {s.m, s.n, s.k, false};
   throw std::logic_error("matmul bench: unknown swept shape " + c.sweep);
 }
 
@@ -159,6 +161,13 @@ std::vector<BenchCase> matmul_bench_cases() {
   cases.push_back({"matmul", gemmex_name, "", "", large, swept_reps});
   for (const matmul::LadderRung& rung : matmul::tensor_core_ladder())
     cases.push_back({"matmul", rung.variant, "", "", large, swept_reps});
+  // The rungs near GemmEx over six more shapes (issue "Past the vendor libraries"), each against
+  // GemmEx on that shape.
+  for (const matmul::SweepShape& s : matmul::tensor_core_sweep_shapes()) {
+    cases.push_back({"matmul", gemmex_name, "", "", s.tag(), swept_reps});
+    for (const std::string& rung : matmul::tensor_core_swept_rungs())
+      cases.push_back({"matmul", rung, "", "", s.tag(), swept_reps});
+  }
   return cases;
 }
 

@@ -44,6 +44,19 @@ const SweepShape& tensor_core_large_shape() {
   return shape;
 }
 
+const std::vector<SweepShape>& tensor_core_sweep_shapes() {
+  static const std::vector<SweepShape> shapes = {
+      {2048, 2048, 2048}, {4096, 4096, 1024}, {1024, 1024, 16384},
+      {8192, 1024, 4096}, {1024, 8192, 4096}, {4000, 4000, 4000},
+  };
+  return shapes;
+}
+
+const std::vector<std::string>& tensor_core_swept_rungs() {
+  static const std::vector<std::string> rungs = {"wgmma_tma", "wgmma_persistent", "wgmma_tma_store"};
+  return rungs;
+}
+
 std::string SweepShape::tag() const {
   return "m" + std::to_string(m) + "_n" + std::to_string(n) + "_k" + std::to_string(k);
 }

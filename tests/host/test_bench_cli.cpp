@@ -7,6 +7,7 @@
 #include "core/gates.hpp"
 
 #include "kl/matmul.hpp"
+#include "kl/matmul_ladders.hpp"
 #include "kl/registry.hpp"
 #include "kl/timing.hpp"
 
@@ -108,16 +109,25 @@ TEST(BenchSelection, PlantedAndHostReferencesAreNeverMeasured) {
 }
 
 // The tensor-core rungs and their ceiling, GemmEx, are timed at 4096^3 and 8192^3 (the issue's
-// two shapes), each once.
+// two shapes), each once; GemmEx and the rungs near it also at the six tensor-core sweep shapes.
 TEST(BenchSelection, TensorCoreLadderAtBothShapes) {
+  const auto swept = [](const std::string& v) {
+    const auto& rungs = kl::matmul::tensor_core_swept_rungs();
+    return v == "cublas_gemmex_fp16" || std::find(rungs.begin(), rungs.end(), v) != rungs.end();
+  };
   for (const char* variant :
        {"cublas_gemmex_fp16", "wmma_global", "wmma_shared", "mma_sync_pipeline", "wgmma_tma", "wgmma_persistent",
         "wgmma_tma_store"}) {
     const kl::cli::BenchSelection one = kl::cli::select_bench_cases("matmul", variant);
-    ASSERT_EQ(one.cases.size(), 2u) << variant;
+    const std::size_t shapes = 2 + (swept(variant) ? kl::matmul::tensor_core_sweep_shapes().size() : 0);
+    ASSERT_EQ(one.cases.size(), shapes) << variant;
     EXPECT_EQ(one.cases[0].key(), std::string("matmul.") + variant);
     EXPECT_EQ(one.cases[1].key(), std::string("matmul.") + variant + ".m8192_n8192_k8192");
+    for (std::size_t i = 2; i < shapes; ++i)
+      EXPECT_EQ(one.cases[i].key(),
+                std::string("matmul.") + variant + "." + kl::matmul::tensor_core_sweep_shapes()[i - 2].tag());
   }
+  EXPECT_GE(kl::matmul::tensor_core_sweep_shapes().size(), 6u) << "the issue's sweep: at least six shapes";
 }
 
 // --sweep adds every swept n of the memory-bound families, each case once (the bench's own 2^16

@@ -29,12 +29,18 @@ struct SweepShape {
 // The shapes besides the bench's 4096^3 (square 1024..8192, three non-square).
 const std::vector<SweepShape>& sgemm_sweep_shapes();
 
-// The tensor-core ladder beyond the seeds (kernels/matmul/30_*.cu .. 33_*.cu): FP16 inputs, FP32
+// The tensor-core ladder beyond the seeds (kernels/matmul/30_*.cu .. 35_*.cu): FP16 inputs, FP32
 // accumulation and output, each rung read against cuBLAS GemmEx on the same shape. `profile`
 // says what Nsight Compute shows (profile-tensor: tensor pipe use, shared-memory bank
 // conflicts, achieved occupancy).
 const std::vector<LadderRung>& tensor_core_ladder();
 // The shape the tensor-core ladder is timed at besides 4096^3 (one of sgemm_sweep_shapes()).
 const SweepShape& tensor_core_large_shape();
+
+// The shapes the rungs that stand near GemmEx (tensor_core_swept_rungs) are also timed at, each
+// against GemmEx on that shape: square 2048, K-light, K-heavy, skinny in m and in n, and sides
+// that are not multiples of the 128x256 tile (the padding's cost counts).
+const std::vector<SweepShape>& tensor_core_sweep_shapes();
+const std::vector<std::string>& tensor_core_swept_rungs();
 
 }  // namespace kl::matmul
