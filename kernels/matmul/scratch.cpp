@@ -1,10 +1,14 @@
 // Scratch device memory for launchers that stage an input (B transposed, inputs in FP16, the
 // SGEMM ladder's zero-padded copies).
 // Reallocated at exactly the requested size whenever it changes, so memcheck still sees the
-// staged copy's true extent.
+// staged copy's true extent. A new allocation is filled with the lab's poison (a NaN payload):
+// a padded C that a tensor-core rung leaves partly unwritten is copied back as poison, which the
+// checks report, and initcheck, which does not count the copy engine's TMA stores (rung 35) as
+// writes, does not report the corner copy-back as reading uninitialised memory.
 #include "launchers.hpp"
 
 #include "kl/device_buffer.hpp"
+#include "kl/guarded_buffer.hpp"
 
 #include <array>
 
@@ -16,6 +20,8 @@ void* scratch(ScratchSlot slot, std::size_t bytes) {
   if (buf.size() != bytes) {
     buf = DeviceBuffer<unsigned char>();  // cudaFree synchronises with pending work first
     buf = DeviceBuffer<unsigned char>(bytes);
+    detail::fill_words(buf.data(), bytes / 4, 4, GuardPatterns<4>::poison, nullptr);
+    KL_CUDA_CHECK(cudaStreamSynchronize(nullptr));  // before any stream's launch may use it
   }
   return buf.data();
 }
