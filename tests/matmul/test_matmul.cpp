@@ -240,12 +240,13 @@ TEST(MatmulTensorCores, TheHopperRungsApplyExactlyOnComputeCapability90) {
 
 // A pipeline bug in the producer/consumer ring would show as a wrong element in some k-tile:
 // k of 64 (one k-tile), 128 (two), 256 (all four ring slots), 320 (the ring wraps) and 1024
-// (four laps).
+// (four laps). Under a sanitizer (about a second a launch of these rungs under initcheck) only
+// the wrap: one k-tile is EveryRungIsExactAndWithinTheBoundAtTileEdges's 128 x 256 x 64 already.
 TEST(MatmulTensorCores, TheHopperRingsAreExactWhereverTheyWrap) {
   for (const std::string& name : hopper_rungs) {
     const Variant& v = variant(name);
     if (!v.supports({128, 256, 64})) GTEST_SKIP() << v.unsupported({128, 256, 64});
-    const std::vector<std::int64_t> depths = kl::sanitizer_small_mode() ? std::vector<std::int64_t>{64, 320}
+    const std::vector<std::int64_t> depths = kl::sanitizer_small_mode() ? std::vector<std::int64_t>{320}
                                                                         : std::vector<std::int64_t>{64, 128, 256, 320, 1024};
     for (const std::int64_t k : depths) {
       const Shape shape{128, 256, k};  // one block tile: the whole ring on one SM
