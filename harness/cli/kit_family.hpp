@@ -404,9 +404,12 @@ class KitFamily {
     const bool host = v.role == Role::reference;
     const TimingSummary t =
         time_device_work([&](cudaStream_t s) { launch(v, c, s); }, host ? 0 : 3, host ? std::min(reps, 3) : reps);
-    // The last timed run's output is checked as the first run's was.
+    // The last timed run's output is checked as the first run's was (the same bytes pass as they
+    // did, without computing the oracle again).
     const std::vector<Out> timed = result.download();
-    if (const CaseResult r = check(v, shape, d, timed); !r.ok()) {
+    const bool same = timed.size() == o.out.size() &&
+                      (timed.empty() || std::memcmp(timed.data(), o.out.data(), timed.size() * sizeof(Out)) == 0);
+    if (const CaseResult r = same ? CaseResult{} : check(v, shape, d, timed); !r.ok()) {
       out << "check: FAIL after the timed runs (" << r.describe() << ")\n";
       return 1;
     }

@@ -173,13 +173,7 @@ void launch_kernel(int m, int n, int k, const __half* a, const __half* b, float*
 const TileShape wgmma_tma_tile{block_m, block_n, block_k};
 
 std::string wgmma_tma_unavailable() {
-  static const std::string reason = []() -> std::string {
-    const KernelImage image = kernel_image(reinterpret_cast<const void*>(&wgmma_tma));
-    if (!image.has_gpu) return "needs a CUDA GPU that runs sm_90a code (none usable here)";
-    if (image.loaded) return "";
-    return "does not apply: built for sm_90a (wgmma, setmaxnreg), which runs only on compute capability 9.0; this "
-           "GPU is " + std::to_string(image.cc_major) + "." + std::to_string(image.cc_minor);
-  }();
+  static const std::string reason = sm90a_unavailable(reinterpret_cast<const void*>(&wgmma_tma));
   return reason;
 }
 

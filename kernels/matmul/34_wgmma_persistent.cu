@@ -147,13 +147,9 @@ __global__ void __launch_bounds__(threads, 1)
 void launch_kernel(int m, int n, int k, const __half* a, const __half* b, float* c, cudaStream_t stream) {
   const CUtensorMap a_map = tensor_map(a, m, k, block_m, block_k);
   const CUtensorMap b_map = tensor_map(b, k, n, block_k, box_n);
-  // One block an SM (the ring takes 193 KiB of shared memory): as many blocks as can be resident.
-  static const int resident = [] {
-    KL_CUDA_CHECK(cudaFuncSetAttribute(wgmma_persistent, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
-    return co_resident_capacity(reinterpret_cast<const void*>(&wgmma_persistent), threads, smem_bytes);
-  }();
-  const int tiles = (m / block_m) * (n / block_n);
-  const unsigned blocks = static_cast<unsigned>(std::max(1, std::min(tiles, resident)));
+  // One block an SM (the shared memory allows no more): as many as can be resident.
+  const unsigned blocks = persistent_blocks(reinterpret_cast<const void*>(&wgmma_persistent), threads, smem_bytes,
+                                            (m / block_m) * (n / block_n));
   wgmma_persistent<<<blocks, threads, smem_bytes, stream>>>(m, n, k, a_map, b_map, c);
 }
 
@@ -162,13 +158,7 @@ void launch_kernel(int m, int n, int k, const __half* a, const __half* b, float*
 const TileShape wgmma_persistent_tile{block_m, block_n, block_k};
 
 std::string wgmma_persistent_unavailable() {
-  static const std::string reason = []() -> std::string {
-    const KernelImage image = kernel_image(reinterpret_cast<const void*>(&wgmma_persistent));
-    if (!image.has_gpu) return "needs a CUDA GPU that runs sm_90a code (none usable here)";
-    if (image.loaded) return "";
-    return "does not apply: built for sm_90a (wgmma, setmaxnreg), which runs only on compute capability 9.0; this "
-           "GPU is " + std::to_string(image.cc_major) + "." + std::to_string(image.cc_minor);
-  }();
+  static const std::string reason = sm90a_unavailable(reinterpret_cast<const void*>(&wgmma_persistent));
   return reason;
 }
 

@@ -5,12 +5,15 @@
 #pragma once
 
 #include "kl/check.hpp"
+#include "kl/device_facts.hpp"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -135,6 +138,27 @@ inline CUtensorMap swizzled_map(CUtensorMapDataType type, int element_bytes, con
     throw std::runtime_error("matmul (sm_90a rungs): cuTensorMapEncodeTiled failed with CUresult " + std::to_string(r));
   return map;
 }
+// Why a kernel built for sm_90a cannot run here ("" when it can), as each Hopper rung's rule says.
+inline std::string sm90a_unavailable(const void* kernel) {
+  const KernelImage image = kernel_image(kernel);
+  if (!image.has_gpu) return "needs a CUDA GPU that runs sm_90a code (none usable here)";
+  if (image.loaded) return "";
+  return "does not apply: built for sm_90a (wgmma, setmaxnreg), which runs only on compute capability 9.0; this "
+         "GPU is " + std::to_string(image.cc_major) + "." + std::to_string(image.cc_minor);
+}
+
+// A persistent kernel's grid: as many blocks as can be resident with `smem_bytes` of dynamic
+// shared memory (asked once per kernel, which is allowed that much first), at most one a tile.
+inline unsigned persistent_blocks(const void* kernel, int threads, int smem_bytes, int tiles) {
+  static std::map<const void*, int> resident;  // per kernel: its attribute is set once
+  auto it = resident.find(kernel);
+  if (it == resident.end()) {
+    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+    it = resident.emplace(kernel, co_resident_capacity(kernel, threads, static_cast<std::size_t>(smem_bytes))).first;
+  }
+  return static_cast<unsigned>(std::max(1, std::min(tiles, it->second)));
+}
+
 // A and B: FP16, boxes 64 halves wide.
 inline CUtensorMap tensor_map(const __half* matrix, int rows, int cols, int box_rows, int box_cols) {
   return swizzled_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, matrix, rows, cols, box_rows, box_cols);
