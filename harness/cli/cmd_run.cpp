@@ -17,7 +17,7 @@ int cmd_run(const ParsedArgs& args, std::ostream& out) {
   const Family& family = find_family(info.family);
   if (family.run == nullptr) throw UsageError("family '" + info.family + "' has no runner");
   std::set<std::string> flags;
-  for (const FlagSpec& f : family.run_flags) flags.insert(f.name);
+  for (const FlagSpec& f : family.run_flags_for(info.name)) flags.insert(f.name);
   args.require_only(flags, "'run " + info.id() + "'");
   // A perturbation build says which delays this run draws, so a failure can be replayed.
   if (const std::string hint = perturb::replay_hint(); !hint.empty()) out << program_name() << " " << hint << "\n";

@@ -43,10 +43,13 @@ struct FamilyCommand {
   int (*run)(const cli::ParsedArgs& args, std::ostream& out) = nullptr;
 };
 
-// What the derived tests (harness/derived/) run a family by: the shape as `run` flags, so every case
-// they report is one `run` command away from its replay. A family gives it or leaves `check`
-// empty (then the derived tests pass over it); the kit's families (kit.hpp) give it whole.
+// What the derived tests (harness/derived/) run a family's variants by: the shape as `run` flags,
+// so every case they report is one `run` command away from its replay. A family gives one group
+// of them for each set of variants that take one kind of shape (a kit family gives one, a joined
+// family one a part: kit.hpp), or none (then the derived tests pass over it).
 struct DerivedChecks {
+  // The variants (names) this group covers; each variant of a family is in one group at most.
+  std::vector<std::string> variants;
   // One case of the variant at the shape the flags give (shape flags only), inputs drawn from
   // `seed`, on a poisoned and guarded output, compared with the oracle. Throws
   // std::invalid_argument "<id>: <rule>" for a shape outside the variant's rules.
@@ -68,6 +71,11 @@ struct DerivedChecks {
       if (const auto it = flag_names.find(f); it != flag_names.end()) f = it->second;
     return flags;
   }
+  bool covers(std::string_view variant) const {
+    for (const std::string& v : variants)
+      if (v == variant) return true;
+    return false;
+  }
 };
 
 struct Family {
@@ -80,6 +88,17 @@ struct Family {
   // touching the GPU, checks one case against the oracle, then times it.
   std::vector<cli::FlagSpec> run_flags;
   std::function<int(const VariantInfo& variant, const cli::ParsedArgs& args, std::ostream& out)> run;
+  // The flags `run` takes for one variant where they differ by variant (a joined family: each
+  // part's own; run_flags is then their union, for help). nullptr: run_flags for every variant.
+  std::function<std::vector<cli::FlagSpec>(std::string_view variant)> variant_run_flags;
+  std::vector<cli::FlagSpec> run_flags_for(std::string_view variant) const {
+    return variant_run_flags ? variant_run_flags(variant) : run_flags;
+  }
+  bool run_takes(std::string_view variant, std::string_view flag) const {
+    for (const cli::FlagSpec& f : run_flags_for(variant))
+      if (f.name == flag) return true;
+    return false;
+  }
 
   // `kernel-lab bench`: the cases (every variant at the bench size, swept shapes), and how one
   // is measured (inputs, validated timing, the work model and the ceiling it is read against).
@@ -95,10 +114,17 @@ struct Family {
   // Commands beyond run and bench that only this family has.
   std::vector<FamilyCommand> commands;
 
-  // What the derived tests run it by (empty for families that write their tests by hand).
-  DerivedChecks derived;
+  // What the derived tests run it by: groups of variants, each with its shapes (one for a kit
+  // family, one a part for a joined one; none for families that write their tests by hand).
+  std::vector<DerivedChecks> derived;
 
   bool benchmarked() const { return bench_cases != nullptr; }
+  // The derived group covering `variant`, or nullptr.
+  const DerivedChecks* derived_for(std::string_view variant) const {
+    for (const DerivedChecks& d : derived)
+      if (d.covers(variant)) return &d;
+    return nullptr;
+  }
 };
 
 // The families of this program, in catalogue order. Defined by the source file that

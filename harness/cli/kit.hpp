@@ -17,8 +17,9 @@
 // and precondition instead of the kit's one-thread-per-element launch (the lab's elementwise,
 // dispatch and riemann keep their seed kernels that way). The optional fields of FamilySpec state
 // what the defaults do not fit: the output type and size, no inputs, a check of a whole output,
-// the flags' names, the derived shapes, the ceiling. A family that needs more (several shapes, a
-// device oracle) writes a Family by hand (family.hpp); the kit is the short road.
+// the flags' names, the derived shapes, the ceiling, in-place and strided outputs, integer and
+// vector inputs. A family of several shapes joins parts (Joined); one that needs more (a device
+// oracle) writes a Family by hand (family.hpp); the kit is the short road.
 //
 //   __global__ void saxpy(kl::kit::Call<kl::kit::Matrix> c) { ... }       // kit.cuh: cell(), element()
 //   void saxpy_oracle(const kl::kit::HostCall<kl::kit::Matrix>& h) { ... }
@@ -31,9 +32,11 @@
 
 #include "kl/case_result.hpp"
 #include "kl/geometry.hpp"
+#include "kl/guarded_buffer.hpp"
 #include "kl/registry.hpp"
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -59,24 +62,34 @@ struct Matrix {  // rows x cols, row-major; 2-D blocks, x along a row
 
 inline constexpr int max_inputs = 3;
 
-// What a kernel receives, by value: the shape, the scalar, the inputs (each one float per
-// element of the shape) and the output (Out: float, double or int).
+// What a kernel receives, by value: the shape, the scalar, the inputs and the output. Out is
+// float, double or int, and the inputs hold the same type: FamilySpec::input_width values (1
+// by default) an element of the shape.
 template <class S, class Out = float>
 struct Call {
   S shape;
   float a = 0;
-  const float* in[max_inputs] = {};
+  const Out* in[max_inputs] = {};
   Out* out = nullptr;
 };
 
-// What the oracle receives: the same on the host. It writes every element of `out`.
+// What the oracle receives: the same on the host. It writes every element of `out`: a value, or
+// untouched<Out>() where the kernel must not write.
 template <class S, class Out = float>
 struct HostCall {
   S shape;
   float a = 0;
-  std::array<std::span<const float>, max_inputs> in;
+  std::array<std::span<const Out>, max_inputs> in;
   std::span<Out> out;
 };
+
+// What an oracle writes for an element the kernel must leave alone (the gaps of a strided
+// writer): the poison the output starts with. Such an element must still hold it, and does not
+// count as unwritten.
+template <class Out>
+Out untouched() {
+  return std::bit_cast<Out>(GuardPatterns<sizeof(Out)>::poison);
+}
 
 // The work model, per element of the shape: bytes read plus written, arithmetic operations.
 struct PerElement {
@@ -105,24 +118,38 @@ struct KernelVariant {
   std::function<std::string(const S&)> rule;
   std::string seed = "-";    // the seed document the variant comes from (the catalogue's column)
   std::string seed_kernel;   // its kernel's name there ("": the variant's name)
+  // Why `bench` skips it, if it does: its time is not a bandwidth (one contended address).
+  std::string not_benched;
+  // false: `run` checks it once and does not time it (its output is a side effect, printf lines);
+  // it is then not benched either, and not_benched says why.
+  bool timed = true;
+  // bench reads it against cudaMemset of the same bytes at every size (a fill racing the
+  // driver's), not the family's ceiling.
+  bool memset_ceiling = false;
 };
 
-// The interval every input element is drawn from, uniformly.
+// The interval every input element is drawn from, uniformly. Integer inputs take the integers
+// in it and are never 0 (a 0 drawn is 1): an in-place kernel that skips an element (x += y)
+// cannot then pass for one that wrote it.
 struct InputRange {
-  float lo = -100.0f;
-  float hi = 100.0f;
+  double lo = -100.0;
+  double hi = 100.0;
 };
 
-// The data of one case: the scalar and the input arrays.
+// The data of one case: the scalar and the input arrays (of the family's output type).
+template <class T = float>
 struct Data {
   float a = 0;
-  std::vector<std::vector<float>> in;
+  std::vector<std::vector<T>> in;
 };
+// `Data{a, {{...}, {...}}}`: float data, as most families' is.
+Data(float, std::vector<std::vector<float>>) -> Data<float>;
 
 template <class S, class Out = float>
 struct FamilySpec {
   std::string name;
   int inputs = 1;        // input arrays (0..max_inputs), each uniform in input_range
+  int input_width = 1;   // values each input holds an element of the shape (3: a float3 each)
   bool scalar = false;   // the scalar a: uniform in [-4, 4], never 0; else 0
   S bench_shape;         // what `bench` times
   std::vector<KernelVariant<S, Out>> variants;
@@ -138,9 +165,12 @@ struct FamilySpec {
   std::function<std::int64_t(const S&)> outputs;
   // Instead of the variants' oracles: the family's own check of a whole output (a bound on a sum
   // rather than element by element), with the inputs it was computed from.
-  std::function<CaseResult(const S&, const Data&, std::span<const Out>)> check;
+  std::function<CaseResult(const S&, const Data<Out>&, std::span<const Out>)> check;
   // Lines `run` prints after the check (what the output holds, against what).
   std::function<void(std::ostream&, const S&, std::span<const Out>)> report;
+  // An in-place kernel (x += y): the output starts as a copy of this input (its index), not the
+  // poison, before every run; the kernel receives the input as well. -1: none.
+  int output_from_input = -1;
   // `run`'s flags for the shape, in the kind's order (Vector: n, block; Matrix: rows, cols, block),
   // under the family's own names ("width" for cols); help lines get the default appended.
   std::vector<cli::FlagSpec> shape_flags;
@@ -155,6 +185,8 @@ struct FamilySpec {
   // second; no physical roof), against that variant timed in the same process.
   bool write_only = false;
   std::string ceiling_variant;
+  // What G<counted>/s counts; `run` prints that rate too for a variant whose work model moves
+  // no bytes (an atomic counter's adds).
   std::string counted = "elements";
   std::vector<FamilyCommand> commands;  // the family's own commands (family.hpp)
 };
@@ -173,15 +205,29 @@ struct Outcome {
 template <class S, class Out>
 const Family& make_family(FamilySpec<S, Out> spec);
 
+// A family of several parts under one name: kernels over vectors and matrices, of int and float,
+// with and without inputs (the lab's basics). Each part is a FamilySpec of its own (its `name`
+// is the family's), made with part(); the joined family runs, benches and sweeps each variant by
+// its part, takes each variant's own flags (its part's: `run basics.matr --n 5` is refused), and
+// gives the derived tests one group a part.
+template <class S, class Out>
+const Family& part(FamilySpec<S, Out> spec);
+struct Joined {
+  std::string name;
+  std::vector<const Family*> parts;
+  std::vector<std::string> order;  // the variants in catalogue order (default: part by part)
+};
+const Family& make_family(Joined joined);
+
 // Seeded inputs for `shape`, as the derived tests, `run` and `bench` draw them.
 template <class S, class Out = float>
-Data make_data(std::string_view family, const S& shape, std::uint64_t seed);
+Data<Out> make_data(std::string_view family, const S& shape, std::uint64_t seed);
 
 // One case of variant `id` ("family.variant") on explicit data: launched on a poisoned, guarded
 // output and compared with the oracle. Throws std::invalid_argument for a shape outside the rules
 // (naming the variant and the rule) or data of the wrong size.
 template <class S, class Out = float>
-Outcome<Out> run(std::string_view id, const S& shape, const Data& data);
+Outcome<Out> run(std::string_view id, const S& shape, const Data<Out>& data);
 
 // The shape as `run` flags ("--rows 100 --cols 37 --block 16x16"): how every derived test names
 // a case, so a failure is one command away from its replay. (A family with shape_flags of its own

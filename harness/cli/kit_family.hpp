@@ -20,6 +20,7 @@
 #include "kl/perturb.hpp"
 #include "kl/timing.hpp"
 
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -177,16 +178,32 @@ bool agrees(T got, T want, int ulps) {
   }
 }
 
-// Every element, in host_parallel's chunks, merged in index order (compare_in_chunks).
+// Every element, in host_parallel's chunks, merged in index order (compare_in_chunks). An element
+// the oracle leaves untouched must hold the poison bit for bit; one it expects a value of and
+// that holds the poison is also counted unwritten (the guard report's count, which then knows
+// which elements the kernel had to write).
 template <class T>
 CaseResult compare(std::span<const T> got, std::span<const T> want, int ulps) {
   CaseResult r;
   r.checked = got.size();
+  r.guards.unwritten = 0;
+  r.guards.first_unwritten = GuardReport::none;
   compare_in_chunks(got.size(), r, [&](std::size_t i, CaseResult& part) {
-    if (!agrees(got[i], want[i], ulps))
+    const bool spared = GuardedBuffer<T>::is_poison(want[i]);
+    const bool unwritten = GuardedBuffer<T>::is_poison(got[i]);
+    if (unwritten && !spared && part.guards.unwritten++ == 0) part.guards.first_unwritten = i;
+    if (!(spared ? unwritten : agrees(got[i], want[i], ulps)))
       part.add_mismatch({i, static_cast<double>(got[i]), static_cast<double>(want[i]), static_cast<double>(ulps)});
   });
   return r;
+}
+
+// The canary words of a guarded output's report on a comparison (whose unwritten count is the
+// one that knows which elements had to be written).
+inline void take_canaries(CaseResult& r, const GuardReport& g) {
+  r.guards.damaged_before = g.damaged_before;
+  r.guards.damaged_after = g.damaged_after;
+  r.guards.first_damaged_after = g.first_damaged_after;
 }
 
 template <class Out>
@@ -234,41 +251,52 @@ class KitFamily {
     throw std::invalid_argument("unknown variant '" + std::string(name) + "' (known: " + names + ")");
   }
 
-  Data data(const S& shape, std::uint64_t seed) const {
+  Data<Out> data(const S& shape, std::uint64_t seed) const {
     if (const std::string rule = shape_rule(shape); !rule.empty()) throw std::invalid_argument(spec_.name + ": " + rule);
-    Data d;
+    Data<Out> d;
     std::mt19937_64 scalar_rng(seed);
     if (spec_.scalar) {
       d.a = std::uniform_real_distribution<float>(-4.0f, 4.0f)(scalar_rng);
       if (d.a == 0.0f) d.a = 1.5f;
     }
-    const auto n = static_cast<std::size_t>(Kind<S>::elements(shape));
+    const std::size_t n = input_size(shape);
     for (int k = 0; k < spec_.inputs; ++k) {
-      std::vector<float>& array = d.in.emplace_back(n);
+      std::vector<Out>& array = d.in.emplace_back(n);
       const std::uint64_t array_seed = chunk_seed(seed, static_cast<std::size_t>(k) + 1);
       for_each_chunk(n, [&](std::size_t chunk, std::size_t begin, std::size_t end) {
         std::mt19937_64 rng(chunk_seed(array_seed, chunk));
-        std::uniform_real_distribution<float> value(spec_.input_range.lo, spec_.input_range.hi);
-        for (std::size_t i = begin; i < end; ++i) array[i] = value(rng);
+        if constexpr (std::is_integral_v<Out>) {
+          std::uniform_int_distribution<std::int64_t> value(int_lo(), int_hi());
+          for (std::size_t i = begin; i < end; ++i) {
+            const auto x = static_cast<Out>(value(rng));
+            array[i] = x == 0 ? 1 : x;  // never 0 (InputRange)
+          }
+        } else {
+          std::uniform_real_distribution<Out> value(static_cast<Out>(spec_.input_range.lo),
+                                                    static_cast<Out>(spec_.input_range.hi));
+          for (std::size_t i = begin; i < end; ++i) array[i] = value(rng);
+        }
       });
     }
     return d;
   }
 
-  Outcome<Out> run_case(const KernelVariant<S, Out>& v, const S& shape, const Data& data) const {
+  Outcome<Out> run_case(const KernelVariant<S, Out>& v, const S& shape, const Data<Out>& data) const {
     if (const std::string rule = rule_of(v, shape); !rule.empty())
       throw std::invalid_argument(spec_.name + "." + v.name + ": " + rule);
-    check_data(data, static_cast<std::size_t>(std::max<std::int64_t>(Kind<S>::elements(shape), 0)));
-    std::vector<DeviceBuffer<float>> in;
-    for (const std::vector<float>& array : data.in) in.emplace_back(std::span<const float>(array));
+    check_data(data, input_size(shape));
+    const std::vector<DeviceBuffer<Out>> in = upload(data);
     GuardedBuffer<Out> out(outputs(shape));
-    out.poison();
+    out.poison();  // the canaries too
+    if (spec_.output_from_input >= 0) start_output(out.data(), out.size(), in, nullptr);
     launch(v, call(shape, data.a, in, out.data()), nullptr);
     KL_CUDA_CHECK(cudaDeviceSynchronize());
     Outcome<Out> o;
     o.out = out.download();
     o.result = check(v, shape, data, o.out);
-    o.result.guards = out.inspect();
+    // The oracle's comparison knows which elements had to be written; a family's check does not.
+    if (spec_.check) o.result.guards = out.inspect();
+    else take_canaries(o.result, out.inspect());
     return o;
   }
 
@@ -282,6 +310,16 @@ class KitFamily {
     if (spec_.variants.empty()) throw std::invalid_argument(where + "no variants");
     if (!(spec_.input_range.lo < spec_.input_range.hi))
       throw std::invalid_argument(where + "input_range needs lo < hi");
+    if (std::is_integral_v<Out> && spec_.inputs > 0 &&
+        (int_lo() > int_hi() || (int_lo() == 0 && int_hi() == 0) || int_lo() < INT_MIN || int_hi() > INT_MAX))
+      throw std::invalid_argument(where + "input_range must hold an int other than 0");
+    if (spec_.input_width < 1 || spec_.input_width > 4)
+      throw std::invalid_argument(where + "input_width must be 1..4, got " + text(spec_.input_width));
+    if (spec_.output_from_input < -1 || spec_.output_from_input >= spec_.inputs)
+      throw std::invalid_argument(where + "output_from_input must name an input (0.." + text(spec_.inputs - 1) +
+                                  ") or be -1, got " + text(spec_.output_from_input));
+    if (spec_.output_from_input >= 0 && (spec_.outputs || spec_.input_width != 1))
+      throw std::invalid_argument(where + "output_from_input needs the output the input's size (no outputs, width 1)");
     if (flags_.size() != Kind<S>::flags().size())
       throw std::invalid_argument(where + "shape_flags: a " + Kind<S>::name + " takes " +
                                   text(static_cast<std::int64_t>(Kind<S>::flags().size())) + " flags");
@@ -297,6 +335,8 @@ class KitFamily {
       if (!v.oracle && !spec_.check) throw std::invalid_argument(where + v.name + " needs an oracle (or the family a check)");
       if ((v.role == Role::planted) == v.findings.empty())
         throw std::invalid_argument(where + v.name + ": a planted variant has findings, and only a planted one");
+      if (!v.timed && v.not_benched.empty())
+        throw std::invalid_argument(where + v.name + ": an untimed variant is not benched: say why (not_benched)");
     }
     if (!spec_.ceiling_variant.empty() && !names.count(spec_.ceiling_variant))
       throw std::invalid_argument(where + "ceiling_variant '" + spec_.ceiling_variant + "' is not a variant");
@@ -306,24 +346,50 @@ class KitFamily {
     return static_cast<std::size_t>(spec_.outputs ? spec_.outputs(shape) : Kind<S>::elements(shape));
   }
 
-  Call<S, Out> call(const S& shape, float a, const std::vector<DeviceBuffer<float>>& in, Out* out) const {
+  // Values each input holds for a shape.
+  std::size_t input_size(const S& shape) const {
+    return static_cast<std::size_t>(std::max<std::int64_t>(Kind<S>::elements(shape), 0)) *
+           static_cast<std::size_t>(spec_.input_width);
+  }
+  std::int64_t int_lo() const { return static_cast<std::int64_t>(std::ceil(spec_.input_range.lo)); }
+  std::int64_t int_hi() const { return static_cast<std::int64_t>(std::floor(spec_.input_range.hi)); }
+
+  // The inputs as exact-size device arrays: memcheck sees a read past an end.
+  static std::vector<DeviceBuffer<Out>> upload(const Data<Out>& data) {
+    std::vector<DeviceBuffer<Out>> in;
+    for (const std::vector<Out>& array : data.in) in.emplace_back(std::span<const Out>(array));
+    return in;
+  }
+
+  // The output before a run: the poison, or for an in-place kernel the input it updates.
+  void start_output(Out* out, std::size_t n, const std::vector<DeviceBuffer<Out>>& in, cudaStream_t stream) const {
+    if (spec_.output_from_input >= 0) {
+      if (n != 0)
+        KL_CUDA_CHECK(cudaMemcpyAsync(out, in[static_cast<std::size_t>(spec_.output_from_input)].data(), n * sizeof(Out),
+                                      cudaMemcpyDeviceToDevice, stream));
+      return;
+    }
+    kl::detail::fill_words(out, n, sizeof(Out), GuardPatterns<sizeof(Out)>::poison, stream);
+  }
+
+  Call<S, Out> call(const S& shape, float a, const std::vector<DeviceBuffer<Out>>& in, Out* out) const {
     Call<S, Out> c{shape, a, {}, out};
     for (std::size_t k = 0; k < in.size(); ++k) c.in[k] = in[k].data();
     return c;
   }
 
-  void check_data(const Data& data, std::size_t n) const {
+  void check_data(const Data<Out>& data, std::size_t n) const {
     if (data.in.size() != static_cast<std::size_t>(spec_.inputs))
       throw std::invalid_argument(spec_.name + ": " + text(spec_.inputs) + " input arrays expected, got " +
                                   text(static_cast<std::int64_t>(data.in.size())));
-    for (const std::vector<float>& array : data.in)
+    for (const std::vector<Out>& array : data.in)
       if (array.size() != n)
-        throw std::invalid_argument(spec_.name + ": every input holds one element per element of the shape (" +
-                                    text(static_cast<std::int64_t>(n)) + "), got " +
+        throw std::invalid_argument(spec_.name + ": every input holds " + text(static_cast<std::int64_t>(n)) +
+                                    " values (" + text(spec_.input_width) + " an element of the shape), got " +
                                     text(static_cast<std::int64_t>(array.size())));
   }
 
-  std::vector<Out> oracle(const KernelVariant<S, Out>& v, const S& shape, const Data& data) const {
+  std::vector<Out> oracle(const KernelVariant<S, Out>& v, const S& shape, const Data<Out>& data) const {
     std::vector<Out> want(outputs(shape));
     HostCall<S, Out> h{shape, data.a, {}, want};
     for (std::size_t k = 0; k < data.in.size(); ++k) h.in[k] = data.in[k];
@@ -332,7 +398,7 @@ class KitFamily {
   }
 
   // The family's own check, or the comparison with the variant's oracle.
-  CaseResult check(const KernelVariant<S, Out>& v, const S& shape, const Data& data, std::span<const Out> got) const {
+  CaseResult check(const KernelVariant<S, Out>& v, const S& shape, const Data<Out>& data, std::span<const Out> got) const {
     if (spec_.check) return spec_.check(shape, data, got);
     return compare<Out>(got, oracle(v, shape, data), v.ulps);
   }
@@ -343,6 +409,9 @@ class KitFamily {
     if (std::string rule = Kind<S>::rule(shape); !rule.empty()) return rule;
     if ((spec_.inputs > 0 || !spec_.outputs) && Kind<S>::elements(shape) > max_elements)
       return Kind<S>::too_large(shape);
+    if (spec_.inputs > 0 && Kind<S>::elements(shape) > max_elements / spec_.input_width)
+      return "an input of " + text(spec_.input_width) + " values an element must be at most 2^30 values, got " +
+             Kind<S>::describe(shape);
     if (spec_.outputs && spec_.outputs(shape) > max_elements)
       return "the output must be at most 2^30 elements, got " + text(spec_.outputs(shape)) + " for " +
              Kind<S>::describe(shape);
@@ -391,19 +460,23 @@ class KitFamily {
     require_gpu();
     out << info.id() << ": " << Kind<S>::describe(shape) << (has_data() ? " seed=" + std::to_string(seed) : "")
         << std::endl;
-    const Data d = data(shape, seed);
+    const Data<Out> d = data(shape, seed);
     const Outcome<Out> o = run_case(v, shape, d);
+    std::fflush(stdout);  // a kernel's printf lines before our own
     cli::print_check(out, o.result);
     if (spec_.report) spec_.report(out, shape, o.out);
     if (!o.result.ok()) return 1;
-    std::vector<DeviceBuffer<float>> in;
-    for (const std::vector<float>& array : d.in) in.emplace_back(std::span<const float>(array));
+    if (!v.timed) return 0;
+    const std::vector<DeviceBuffer<Out>> in = upload(d);
     DeviceBuffer<Out> result(o.out.size());
     const Call<S, Out> c = call(shape, d.a, in, result.data());
-    // A host reference is timed briefly: no warm-up, at most 3 runs.
+    // A host reference is timed briefly: no warm-up, at most 3 runs. An in-place kernel's output
+    // is restored before each run, outside the timed window.
     const bool host = v.role == Role::reference;
+    const auto restore = [&](cudaStream_t s) { start_output(result.data(), result.size(), in, s); };
     const TimingSummary t =
-        time_device_work([&](cudaStream_t s) { launch(v, c, s); }, host ? 0 : 3, host ? std::min(reps, 3) : reps);
+        time_device_work([&](cudaStream_t s) { launch(v, c, s); }, host ? 0 : 3, host ? std::min(reps, 3) : reps,
+                         nullptr, spec_.output_from_input >= 0 ? std::function<void(cudaStream_t)>(restore) : nullptr);
     // The last timed run's output is checked as the first run's was (the same bytes pass as they
     // did, without computing the oracle again).
     const std::vector<Out> timed = result.download();
@@ -414,7 +487,7 @@ class KitFamily {
       return 1;
     }
     cli::print_timing(out, t, bytes(v, shape));
-    if (counts_elements())
+    if (counts_elements() || v.work.bytes == 0)
       out << "throughput: " << element_rate(shape, t.median_ms) << " G " << spec_.counted << "/s\n";
     return 0;
   }
@@ -424,8 +497,8 @@ class KitFamily {
   // One size's bench inputs, uploaded once, and each variant's expected output there, computed once.
   struct SizeState {
     bool ready = false;
-    Data data;
-    std::vector<DeviceBuffer<float>> in;
+    Data<Out> data;
+    std::vector<DeviceBuffer<Out>> in;
     DeviceBuffer<Out> out;
     std::map<std::string, std::vector<Out>> want;
   };
@@ -443,13 +516,13 @@ class KitFamily {
   }
 
   SizeState& size_state(cli::Bench& ctx, const S& shape) const {
-    BenchState& bench_state = ctx.state<BenchState>(spec_.name);
+    BenchState& bench_state = ctx.state<BenchState>(state_key());
     if (!bench_state.by_size)
       bench_state.by_size = std::make_unique<cli::InputsBySize<int, SizeState>>(Kind<S>::elements(spec_.bench_shape));
     SizeState& st = bench_state.by_size->at(0, Kind<S>::elements(shape));
     if (!st.ready) {
       st.data = data(shape, 1);
-      for (const std::vector<float>& array : st.data.in) st.in.emplace_back(std::span<const float>(array));
+      st.in = upload(st.data);
       st.out = DeviceBuffer<Out>(outputs(shape));
       st.ready = true;
     }
@@ -461,10 +534,10 @@ class KitFamily {
     const S shape = shape_of(c);
     SizeState& st = size_state(ctx, shape);
     if (!spec_.check && !st.want.count(v.name)) st.want[v.name] = oracle(v, shape, st.data);
-    std::vector<Out>& staging = ctx.state<BenchState>(spec_.name).staging;
+    std::vector<Out>& staging = ctx.state<BenchState>(state_key()).staging;
     const Call<S, Out> args = call(shape, st.data.a, st.in, st.out.data());
     const TimingSummary t = ctx.validated_timing(
-        c, [&](cudaStream_t s) { cli::poison_words(st.out.data(), st.out.bytes() / 4, s); },
+        c, [&](cudaStream_t s) { start_output(st.out.data(), st.out.size(), st.in, s); },
         [&](cudaStream_t s) { launch(v, args, s); },
         [&] {
           staging.resize(st.out.size());
@@ -478,7 +551,7 @@ class KitFamily {
     const double b = bytes(v, shape);
     bench::Result r = cli::throughput_result(c, Kind<S>::describe(shape), t, b, "GB/s", bench::Roof::dram_bandwidth,
                                              v.work.bytes > 0 ? v.work.ops / v.work.bytes : 0.0);
-    if (spec_.write_only && !c.sweep.empty())
+    if (v.memset_ceiling || (spec_.write_only && !c.sweep.empty()))
       std::tie(r.ceiling, r.ceiling_value) = ctx.memset_ceiling(static_cast<std::size_t>(b));
     else
       std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling_of(c, static_cast<std::size_t>(b));
@@ -528,28 +601,33 @@ class KitFamily {
     f.run = [this](const VariantInfo& info, const cli::ParsedArgs& a, std::ostream& out) { return run(info, a, out); };
     f.bench_cases = [this] {
       std::vector<cli::BenchCase> cases;
-      for (const VariantInfo& info : infos_) cases.push_back({spec_.name, info.name, "", cli::skip_reason_of(info), "", 0});
+      for (const VariantInfo& info : infos_) {
+        std::string skip = cli::skip_reason_of(info);
+        if (skip.empty()) skip = variant(info.name).not_benched;
+        cases.push_back({spec_.name, info.name, "", skip, "", 0});
+      }
       return cases;
     };
     f.bench_measure = [this](const cli::BenchCase& c, cli::Bench& ctx) { return measure(c, ctx); };
     if (spec_.sweep) f.sweep_cases = [this] { return sweep_cases(); };
     f.commands = spec_.commands;
 
-    DerivedChecks& d = f.derived;
+    DerivedChecks& d = f.derived.emplace_back();
+    for (const VariantInfo& info : infos_) d.variants.push_back(info.name);
     d.shape_kind = Kind<S>::name;
     const std::vector<cli::FlagSpec> kind_flags = Kind<S>::flags();
     for (std::size_t i = 0; i < flags_.size(); ++i)
       if (flags_[i].name != kind_flags[i].name) d.flag_names["--" + kind_flags[i].name] = "--" + flags_[i].name;
     d.rule = [this](const VariantInfo& info, const std::vector<std::string>& flags) -> std::string {
       try {
-        return rule_of(variant(info.name), Kind<S>::parse(parse_flags(flags), flags_, run_shape_));
+        return rule_of(variant(info.name), Kind<S>::parse(shape_args(info, flags), flags_, run_shape_));
       } catch (const cli::UsageError& e) {
-        return e.what();  // refused by the flag parser already (a block of 0 threads)
+        return e.what();  // refused by the flag parser already (a block of 0 threads, another kind's flag)
       }
     };
     d.check = [this](const VariantInfo& info, const std::vector<std::string>& flags, std::uint64_t seed) {
       const KernelVariant<S, Out>& v = variant(info.name);
-      const S shape = Kind<S>::parse(parse_flags(flags), flags_, run_shape_);
+      const S shape = Kind<S>::parse(shape_args(info, flags), flags_, run_shape_);
       if (const std::string rule = rule_of(v, shape); !rule.empty())
         throw std::invalid_argument(info.id() + ": " + rule);
       return run_case(v, shape, data(shape, seed)).result;
@@ -559,6 +637,19 @@ class KitFamily {
     for (const auto& [s, words] : spec_.refused_shapes.empty() ? Kind<S>::refused() : spec_.refused_shapes)
       d.refused_shapes.push_back({Kind<S>::flags_of(s, flags_), words});
   }
+
+  // A derived test's shape flags, parsed: only the shape's own (a matrix's --rows given to a
+  // vector variant of a joined family is refused, not ignored).
+  cli::ParsedArgs shape_args(const VariantInfo& info, const std::vector<std::string>& flags) const {
+    const cli::ParsedArgs a = parse_flags(flags);
+    std::set<std::string> names;
+    for (const cli::FlagSpec& f : flags_) names.insert(f.name);
+    a.require_only(names, info.id());
+    return a;
+  }
+
+  // The bench's state of this family (of this part, in a joined family: parts share the name).
+  std::string state_key() const { return spec_.name + "/" + Kind<S>::name + " of " + out_name<Out>() + "/" + infos_.front().name; }
 
   FamilySpec<S, Out> spec_;
   std::vector<cli::FlagSpec> flags_;  // the shape's flags under the family's names
@@ -593,12 +684,19 @@ const Family& make_family(FamilySpec<S, Out> spec) {
 }
 
 template <class S, class Out>
-Data make_data(std::string_view family, const S& shape, std::uint64_t seed) {
+const Family& part(FamilySpec<S, Out> spec) {
+  // Lives as long as the program, as a family does; not in the registry (its name is the joined
+  // family's, which kit::run does not look up).
+  return (new detail::KitFamily<S, Out>(std::move(spec)))->family();
+}
+
+template <class S, class Out>
+Data<Out> make_data(std::string_view family, const S& shape, std::uint64_t seed) {
   return detail::kit_family<S, Out>(family).data(shape, seed);
 }
 
 template <class S, class Out>
-Outcome<Out> run(std::string_view id, const S& shape, const Data& data) {
+Outcome<Out> run(std::string_view id, const S& shape, const Data<Out>& data) {
   const std::size_t dot = id.find('.');
   if (dot == std::string_view::npos) throw std::invalid_argument("'" + std::string(id) + "' is not family.variant");
   const detail::KitFamily<S, Out>& f = detail::kit_family<S, Out>(id.substr(0, dot));
@@ -609,9 +707,10 @@ Outcome<Out> run(std::string_view id, const S& shape, const Data& data) {
 
 // The shapes a kit family works on, for one output type: what kit_<type>.cpp instantiates (one
 // file a type, so they compile side by side).
-#define KL_KIT_INSTANTIATE(S, Out)                                              \
-  namespace kl::kit {                                                           \
-  template const Family& make_family(FamilySpec<S, Out>);                      \
-  template Data make_data<S, Out>(std::string_view, const S&, std::uint64_t);   \
-  template Outcome<Out> run<S, Out>(std::string_view, const S&, const Data&);   \
+#define KL_KIT_INSTANTIATE(S, Out)                                                  \
+  namespace kl::kit {                                                               \
+  template const Family& make_family(FamilySpec<S, Out>);                          \
+  template const Family& part(FamilySpec<S, Out>);                                 \
+  template Data<Out> make_data<S, Out>(std::string_view, const S&, std::uint64_t);  \
+  template Outcome<Out> run<S, Out>(std::string_view, const S&, const Data<Out>&);  \
   }

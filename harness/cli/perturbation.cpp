@@ -35,9 +35,8 @@ std::optional<int> status_of(const Captured& run) { return stated_exit_status(ru
 std::vector<std::string> case_argv(const ExpectedFinding& f, const std::string& target, int k) {
   std::vector<std::string> argv = {"run", target};
   argv.insert(argv.end(), f.run_args.begin(), f.run_args.end());
-  const Family& family = find_family(find_info(target).family);
-  const bool takes_seed = std::any_of(family.run_flags.begin(), family.run_flags.end(),
-                                      [](const FlagSpec& flag) { return flag.name == "seed"; });
+  const VariantInfo& info = find_info(target);
+  const bool takes_seed = find_family(info.family).run_takes(info.name, "seed");
   const bool names_seed = std::find(f.run_args.begin(), f.run_args.end(), "--seed") != f.run_args.end();
   if (takes_seed && !names_seed) argv.insert(argv.end(), {"--seed", std::to_string(k)});
   return argv;

@@ -9,7 +9,7 @@ namespace kl::derived {
 std::vector<const Family*> families() {
   std::vector<const Family*> out;
   for (const Family* f : kl::families())
-    if (f->derived.check) out.push_back(f);
+    if (!f->derived.empty()) out.push_back(f);
   return out;
 }
 
@@ -21,10 +21,8 @@ std::string joined(const std::vector<std::string>& flags) {
 
 std::string replay(const VariantInfo& variant, const std::vector<std::string>& flags, std::uint64_t seed) {
   std::string line = std::string(KL_CLI_PROGRAM_NAME) + " run " + variant.id() + " " + joined(flags);
-  // A family without inputs has no --seed: its cases do not depend on one.
-  for (const cli::FlagSpec& flag : find_family(variant.family).run_flags)
-    if (flag.name == "seed") return line + " --seed " + std::to_string(seed);
-  return line;
+  // Variants without inputs take no --seed: their cases do not depend on one.
+  return find_family(variant.family).run_takes(variant.name, "seed") ? line + " --seed " + std::to_string(seed) : line;
 }
 
 }  // namespace kl::derived

@@ -24,11 +24,18 @@ using kl::derived::replay;
 
 constexpr std::uint64_t unit_seed = 5;
 
-std::vector<const kl::VariantInfo*> clean_variants() {
-  std::vector<const kl::VariantInfo*> out;
+// A variant with the derived group that covers it.
+struct Covered {
+  const kl::VariantInfo* variant;
+  const kl::DerivedChecks* derived;
+};
+
+std::vector<Covered> clean_variants() {
+  std::vector<Covered> out;
   for (const kl::Family* f : families())
     for (const kl::VariantInfo* v : f->variants)
-      if (!v->has_findings()) out.push_back(v);
+      if (const kl::DerivedChecks* d = f->derived_for(v->name); d != nullptr && !v->has_findings())
+        out.push_back({v, d});
   return out;
 }
 
@@ -47,16 +54,13 @@ rc::Gen<std::vector<std::string>> shape_flags(const std::string& kind) {
 
 TEST(DerivedShapes, EveryCleanVariantPassesEveryUnitShape) {
   ASSERT_FALSE(clean_variants().empty()) << "no clean variant of a family with derived checks in this program";
-  for (const kl::Family* f : families())
-    for (const kl::VariantInfo* v : f->variants) {
-      if (v->has_findings()) continue;
-      for (const std::vector<std::string>& flags : f->derived.unit_shapes) {
-        // A shape outside the variant's own rule (DerivedRules checks each variant takes some).
-        if (!f->derived.rule(*v, flags).empty()) continue;
-        const kl::CaseResult r = f->derived.check(*v, flags, unit_seed);
-        EXPECT_TRUE(r.ok()) << v->id() << " " << joined(flags) << ": " << r.describe()
-                            << "\n  replay: " << replay(*v, flags, unit_seed);
-      }
+  for (const auto& [v, d] : clean_variants())
+    for (const std::vector<std::string>& flags : d->unit_shapes) {
+      // A shape outside the variant's own rule (DerivedRules checks each variant takes some).
+      if (!d->rule(*v, flags).empty()) continue;
+      const kl::CaseResult r = d->check(*v, flags, unit_seed);
+      EXPECT_TRUE(r.ok()) << v->id() << " " << joined(flags) << ": " << r.describe()
+                          << "\n  replay: " << replay(*v, flags, unit_seed);
     }
 }
 
@@ -66,25 +70,23 @@ TEST(DerivedShapes, EveryCleanVariantPassesEveryUnitShape) {
 // few cases). A shape no clean variant takes (an empty grid for families that refuse one) is
 // discarded.
 KL_PROPERTY(DerivedProperty, EveryCleanVariantMatchesTheOracle, ()) {
+  const std::vector<Covered> clean = clean_variants();
   std::vector<std::string> kinds;
-  for (const kl::VariantInfo* v : clean_variants()) {
-    const std::string& kind = kl::find_family(v->family).derived.shape_kind;
-    if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end()) kinds.push_back(kind);
-  }
+  for (const Covered& c : clean)
+    if (std::find(kinds.begin(), kinds.end(), c.derived->shape_kind) == kinds.end()) kinds.push_back(c.derived->shape_kind);
   RC_PRE(!kinds.empty());
   const std::string kind = *rc::gen::elementOf(kinds).as("shape kind");
   const std::vector<std::string> shape = *shape_flags(kind).as("shape");
   std::vector<std::string> takers;
-  for (const kl::VariantInfo* v : clean_variants()) {
-    const kl::Family& f = kl::find_family(v->family);
-    if (f.derived.shape_kind == kind && f.derived.rule(*v, f.derived.named(shape)).empty()) takers.push_back(v->id());
-  }
+  for (const Covered& c : clean)
+    if (c.derived->shape_kind == kind && c.derived->rule(*c.variant, c.derived->named(shape)).empty())
+      takers.push_back(c.variant->id());
   RC_PRE(!takers.empty());
   const kl::VariantInfo& v = kl::find_info(*rc::gen::elementOf(takers).as("variant"));
-  const kl::Family& f = kl::find_family(v.family);
-  const std::vector<std::string> flags = f.derived.named(shape);
+  const kl::DerivedChecks& d = *kl::find_family(v.family).derived_for(v.name);
+  const std::vector<std::string> flags = d.named(shape);
   const auto seed = *rc::gen::arbitrary<std::uint64_t>().as("data seed");
-  const kl::CaseResult r = f.derived.check(v, flags, seed);
+  const kl::CaseResult r = d.check(v, flags, seed);
   if (!r.ok()) RC_FAIL(v.id() + " " + joined(flags) + ": " + r.describe() + "\n  replay: " + replay(v, flags, seed));
 }
 
@@ -96,8 +98,10 @@ TEST(PlantedDerived, EveryCanaryAndOracleFindingIsSeenAndItsFixIsSilent) {
     for (const kl::VariantInfo* v : f->variants)
       for (const kl::ExpectedFinding& finding : v->findings) {
         if (finding.checker != kl::Checker::canary && finding.checker != kl::Checker::oracle) continue;
+        const kl::DerivedChecks* d = f->derived_for(v->name);
+        if (d == nullptr) continue;
         ++findings;
-        const kl::CaseResult r = f->derived.check(*v, finding.run_args, unit_seed);
+        const kl::CaseResult r = d->check(*v, finding.run_args, unit_seed);
         const std::string where = v->id() + " " + joined(finding.run_args) + " (" +
                                   std::string(kl::to_string(finding.checker)) + ")";
         if (finding.checker == kl::Checker::canary)
@@ -105,7 +109,9 @@ TEST(PlantedDerived, EveryCanaryAndOracleFindingIsSeenAndItsFixIsSilent) {
         else
           EXPECT_GT(r.mismatch_count, 0u) << where << ": " << r.describe();
         const kl::VariantInfo& fix = kl::find_info(finding.fixed_by);
-        const kl::CaseResult fixed = kl::find_family(fix.family).derived.check(fix, finding.run_args, unit_seed);
+        const kl::DerivedChecks* fix_checks = kl::find_family(fix.family).derived_for(fix.name);
+        ASSERT_NE(fix_checks, nullptr) << "the fix " << fix.id() << " of " << where << " has no derived checks";
+        const kl::CaseResult fixed = fix_checks->check(fix, finding.run_args, unit_seed);
         EXPECT_TRUE(fixed.ok()) << "the fix " << fix.id() << " of " << where << ": " << fixed.describe()
                                 << "\n  replay: " << replay(fix, finding.run_args, unit_seed);
       }

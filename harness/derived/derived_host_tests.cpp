@@ -49,37 +49,41 @@ std::set<std::string> lines_of(const char* variable) {
 // bounds guard, but never out of the unit cases).
 TEST(DerivedRules, EveryUnitShapeAndEveryCleanVariantMeet) {
   ASSERT_FALSE(families().empty()) << "no family of this program gives derived checks";
-  for (const kl::Family* f : families()) {
-    std::vector<int> takers(f->derived.unit_shapes.size());
-    for (const kl::VariantInfo* v : f->variants) {
-      if (v->has_findings()) continue;
-      int taken = 0;
+  for (const kl::Family* f : families())
+    for (const kl::DerivedChecks& d : f->derived) {
+      std::vector<int> takers(d.unit_shapes.size());
+      for (const kl::VariantInfo* v : f->variants) {
+        if (v->has_findings() || !d.covers(v->name)) continue;
+        int taken = 0;
+        for (std::size_t i = 0; i < takers.size(); ++i)
+          if (d.rule(*v, d.unit_shapes[i]).empty()) ++taken, ++takers[i];
+        EXPECT_GT(taken, 0) << v->id() << " takes none of the unit shapes";
+      }
       for (std::size_t i = 0; i < takers.size(); ++i)
-        if (f->derived.rule(*v, f->derived.unit_shapes[i]).empty()) ++taken, ++takers[i];
-      EXPECT_GT(taken, 0) << v->id() << " takes none of the unit shapes";
+        EXPECT_GT(takers[i], 0) << f->name << " " << joined(d.unit_shapes[i]) << " is taken by no clean variant";
     }
-    for (std::size_t i = 0; i < takers.size(); ++i)
-      EXPECT_GT(takers[i], 0) << f->name << " " << joined(f->derived.unit_shapes[i]) << " is taken by no clean variant";
-  }
 }
 
 TEST(DerivedRules, ShapesOutsideTheRulesAreRefusedNamingTheRule) {
   ASSERT_FALSE(families().empty()) << "no family of this program gives derived checks";
-  for (const kl::Family* f : families()) {
-    ASSERT_FALSE(f->derived.refused_shapes.empty()) << f->name;
-    for (const kl::VariantInfo* v : f->variants)
-      for (const auto& [flags, words] : f->derived.refused_shapes) {
-        EXPECT_NE(f->derived.rule(*v, flags).find(words), std::string::npos)
-            << v->id() << " " << joined(flags) << " must be refused with '" << words << "'";
-        // The program refuses it before touching a GPU: exit 2, the variant and the rule named.
-        std::vector<std::string> argv{"run", v->id()};
-        argv.insert(argv.end(), flags.begin(), flags.end());
-        std::string out, err;
-        EXPECT_EQ(run_cli(argv, out, err), 2) << joined(argv) << "\n" << out << err;
-        EXPECT_NE(err.find(v->id() + ": "), std::string::npos) << err;
-        EXPECT_NE(err.find(words), std::string::npos) << err;
+  for (const kl::Family* f : families())
+    for (const kl::DerivedChecks& d : f->derived) {
+      ASSERT_FALSE(d.refused_shapes.empty()) << f->name;
+      for (const kl::VariantInfo* v : f->variants) {
+        if (!d.covers(v->name)) continue;
+        for (const auto& [flags, words] : d.refused_shapes) {
+          EXPECT_NE(d.rule(*v, flags).find(words), std::string::npos)
+              << v->id() << " " << joined(flags) << " must be refused with '" << words << "'";
+          // The program refuses it before touching a GPU: exit 2, the variant and the rule named.
+          std::vector<std::string> argv{"run", v->id()};
+          argv.insert(argv.end(), flags.begin(), flags.end());
+          std::string out, err;
+          EXPECT_EQ(run_cli(argv, out, err), 2) << joined(argv) << "\n" << out << err;
+          EXPECT_NE(err.find(v->id() + ": "), std::string::npos) << err;
+          EXPECT_NE(err.find(words), std::string::npos) << err;
+        }
       }
-  }
+    }
 }
 
 TEST(DerivedProgram, ListsEveryVariantAndRefusesUnknownOnes) {

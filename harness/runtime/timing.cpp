@@ -36,11 +36,15 @@ TimingSummary summarize_timings(std::vector<double> ms) {
 }
 
 TimingSummary time_device_work(const std::function<void(cudaStream_t)>& work, int warmup, int reps,
-                               cudaStream_t stream) {
-  for (int i = 0; i < warmup; ++i) work(stream);
+                               cudaStream_t stream, const std::function<void(cudaStream_t)>& prepare) {
+  for (int i = 0; i < warmup; ++i) {
+    if (prepare) prepare(stream);
+    work(stream);
+  }
   std::vector<double> ms;
   EventPair events;
   for (int i = 0; i < reps; ++i) {
+    if (prepare) prepare(stream);
     events.start(stream);
     work(stream);
     events.stop(stream);

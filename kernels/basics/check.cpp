@@ -58,7 +58,7 @@ double dot3_bound(const float* a, const float* b) {
   return (bounds::gamma(3) + 0x1p-52) * sum_abs;
 }
 
-double expected_at(Kernel kernel, const Shape& s, const Inputs& in, std::size_t i) {
+double expected_at(Kernel kernel, const Shape& s, const InputView& in, std::size_t i) {
   const double untouched = std::numeric_limits<double>::quiet_NaN();
   switch (kernel) {
     case Kernel::hello: return untouched;
@@ -85,8 +85,9 @@ double expected_at(Kernel kernel, const Shape& s, const Inputs& in, std::size_t 
 
 std::vector<double> oracle(Kernel kernel, const Shape& s, const Inputs& in) {
   std::vector<double> want(output_size(kernel, s));
+  const InputView view = in.view();
   for_each_chunk(want.size(), [&](std::size_t, std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) want[i] = expected_at(kernel, s, in, i);
+    for (std::size_t i = begin; i < end; ++i) want[i] = expected_at(kernel, s, view, i);
   });
   return want;
 }
@@ -97,7 +98,7 @@ namespace {
 // still hold the poison; the guard report's `unwritten` then counts only elements the kernel had
 // to write. value(i) and poison(i) read element i of the output.
 template <class Want, class Value, class Poison>
-CaseResult compare(std::size_t n, Kernel kernel, const Inputs& in, Want want, Value value, Poison poison) {
+CaseResult compare(std::size_t n, Kernel kernel, const InputView& in, Want want, Value value, Poison poison) {
   CaseResult r;
   r.guards.unwritten = 0;
   r.guards.first_unwritten = GuardReport::none;
@@ -124,7 +125,7 @@ template <class T>
 CaseResult compare_vectors(const std::vector<T>& got, const std::vector<double>& want, const Inputs& in,
                            Kernel kernel) {
   return compare(
-      got.size(), kernel, in, [&](std::size_t i) { return want[i]; },
+      got.size(), kernel, in.view(), [&](std::size_t i) { return want[i]; },
       [&](std::size_t i) { return static_cast<double>(got[i]); },
       [&](std::size_t i) { return GuardedBuffer<T>::is_poison(got[i]); });
 }
@@ -150,16 +151,11 @@ CaseResult compare_output(Kernel kernel, const std::vector<float>& got, const st
   return compare_vectors(got, want, inputs, kernel);
 }
 
-bool float_output(Kernel kernel) { return kernel == Kernel::coalesced || kernel == Kernel::dot3; }
-
-CaseResult compare_words(Kernel kernel, const Shape& shape, const Inputs& inputs, const std::vector<std::uint32_t>& words) {
-  const bool floats = float_output(kernel);
+CaseResult compare_floats(Kernel kernel, const Shape& shape, const InputView& inputs, std::span<const float> got) {
   return compare(
-      words.size(), kernel, inputs, [&](std::size_t i) { return expected_at(kernel, shape, inputs, i); },
-      [&](std::size_t i) {
-        return floats ? static_cast<double>(std::bit_cast<float>(words[i])) : static_cast<double>(std::bit_cast<int>(words[i]));
-      },
-      [&](std::size_t i) { return words[i] == GuardPatterns<4>::poison; });
+      got.size(), kernel, inputs, [&](std::size_t i) { return expected_at(kernel, shape, inputs, i); },
+      [&](std::size_t i) { return static_cast<double>(got[i]); },
+      [&](std::size_t i) { return GuardedBuffer<float>::is_poison(got[i]); });
 }
 
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, int output_offset) {

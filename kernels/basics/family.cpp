@@ -1,282 +1,227 @@
-// The basics family as the harness sees it (seed 004's first kernels; family.hpp).
-// run: hello and atomic_counter take --blocks B --threads T (threads per block); matr and
-// sum_matr --rows R --cols C --block BXxBY; the 1-D kernels --n N --block B, and the two access
-// kernels also --threads T (threads in all, a multiple of the block).
-// bench: GB/s of bytes read plus written over 2^26 elements (256 MiB of output), against the
-// device-to-device copy. hello prints and the atomic counter serialises on one address: neither
-// is a bandwidth, neither is benched. The two access kernels write the same 2^26 values;
-// non_coalesced spreads them over twice the memory, and its GB/s counts the values it writes,
-// so the pair reads as the seed's lesson: what a stride of 2 costs.
-// fill_vectorized (beyond the seeds) is read against cudaMemset of the same bytes instead: the
-// write it competes with. `bench --sweep` times every benched kernel at n = 2^12 .. 2^30, each
-// against its ceiling at that n (cudaMemset for the write-only ones, else a copy of the bytes).
-#include "family.hpp"
-#include "bench_context.hpp"
-#include "run_support.hpp"
+// The basics family as the harness sees it: declared with the kit (kit.hpp) over the family's own
+// table (registry.cpp), as parts joined under one name, since its kernels take several shapes:
+//   - the 1-D kernels: --n N --block B. fill_arr, fill_vectorized and the CPU reference write
+//     arr[i] = 2i; sh_mem_ex doubles an int input; vector_dot_product takes two float3 inputs
+//     (within dot3_bound of the exact dot product); the access kernels write n values, coalesced
+//     to arr[i], non_coalesced to arr[2i] of an output of 2n whose odd elements must keep the
+//     poison (the oracle marks them untouched);
+//   - hello and atomic_counter: --n threads in all, whole blocks of --block (the seeds' BLOCKS x
+//     THREADS); hello's output is its printf lines (checked in a child process, tests/basics), so
+//     `run` does not time it; the counter's one int must read n;
+//   - matr, matr_seed_launch and sum_matr: --rows R --cols C --block BXxBY; sum_matr adds Y into
+//     X in place (the output starts as X; int inputs are never 0, so a skipped element shows).
+// Every variant keeps the table's launcher and rule; the oracle is the table's (expected_at).
+// bench: GB/s of bytes read plus written over 2^26 values (8192 x 8192 for the matrices) against
+// the device-to-device copy; fill_vectorized against cudaMemset of the same bytes, the write it
+// competes with. hello (printf) and the counter (one contended address) are not benched.
+// `bench --sweep` times every benched kernel at 2^12 .. 2^30 values, each against its ceiling at
+// that size (cudaMemset for the kernels that only write, else a copy of the bytes).
+#include "kit.hpp"
 
 #include "kl/basics.hpp"
-#include "kl/device_facts.hpp"
 
+#include <array>
+#include <climits>
 #include <cmath>
-#include <tuple>
-#include <iostream>
-#include <ostream>
+#include <span>
+#include <type_traits>
 
-namespace kl::cli {
+namespace kl::basics {
 namespace {
 
-struct KernelCost {
-  double bytes_per_element;  // compulsory traffic per value the kernel produces
-  double ops_per_element;
-};
+using kit::Matrix;
+using kit::Vector;
 
-KernelCost cost_of(basics::Kernel k) {
-  using basics::Kernel;
-  switch (k) {
-    case Kernel::sum_matr: return {12, 1};   // X and Y read, X written; one add
-    case Kernel::sh_mem_ex: return {8, 1};   // in read, out written; one multiply
-    case Kernel::dot3: return {28, 5};       // two float3 read, a float written; 3 mul + 2 add
-    case Kernel::matr: return {4, 0};        // index fill: a write, no arithmetic on data
-    default: return {4, 1};                  // fill_arr, coalesced, non_coalesced: idx * 2 written
-  }
-}
-
-// The work model: the values a run produces (one per thread for the two access kernels, whose
-// output spreads over `cols`; one per output element otherwise) times the cost of each.
-Work work_of(basics::Kernel k, const basics::Shape& s) {
-  const bool access = k == basics::Kernel::coalesced || k == basics::Kernel::non_coalesced;
-  const double values = access ? static_cast<double>(s.threads) : static_cast<double>(basics::output_size(k, s));
-  const KernelCost cost = cost_of(k);
-  return {cost.bytes_per_element * values, cost.ops_per_element * values};
-}
-
-basics::Shape basics_shape(basics::Kernel k, const ParsedArgs& a) {
-  using basics::Kernel;
-  basics::Shape s;
+// The seeds' Shape of a kit shape, for kernel k (whose rule has already passed the kit's).
+Shape shape_of(Kernel k, const Vector& v) {
+  Shape s;
+  s.block = {v.block, 1};
   if (k == Kernel::hello || k == Kernel::counter) {
-    // hello: the seed's BLOCKS = 2, THREADS = 4; the counter: a million contending adds.
-    const bool hello = k == Kernel::hello;
-    s.cols = static_cast<int>(a.integer("blocks", hello ? 2 : 1024, -wide_range, wide_range));
-    s.block = {static_cast<int>(a.integer("threads", hello ? 4 : 1024, -wide_range, wide_range)), 1};
+    s.cols = static_cast<int>(v.n / v.block);  // blocks
     return s;
   }
-  if (k == Kernel::matr || k == Kernel::sum_matr) {
-    s.rows = static_cast<int>(a.integer("rows", 1024, -wide_range, wide_range));
-    s.cols = static_cast<int>(a.integer("cols", 1024, -wide_range, wide_range));
-    s.block = a.dim2("block", {16, 16});
-    return s;
-  }
-  s.cols = static_cast<int>(a.integer("n", 1 << 20, -wide_range, wide_range));
-  s.block = {static_cast<int>(a.integer("block", 256, -wide_range, wide_range)), 1};
-  const std::int64_t block = std::max(s.block.x, 1);
-  const std::int64_t fit = k == Kernel::non_coalesced ? (s.cols + 1) / 2 : s.cols;
-  s.threads = a.integer("threads", fit / block * block, -wide_range, wide_range);
+  s.cols = static_cast<int>(k == Kernel::non_coalesced ? 2 * v.n : v.n);
+  s.threads = v.n;  // the access kernels: one value a thread
   return s;
 }
+Shape shape_of(Kernel, const Matrix& m) { return {static_cast<int>(m.rows), static_cast<int>(m.cols), m.block, 0}; }
 
-}  // namespace
-
-int run_basics(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) {
-  const basics::Variant& v = basics::variant(info.name);
-  const basics::Shape shape = basics_shape(v.kernel, a);
-  require_supported(info, v.unsupported(shape));
-  const std::uint64_t seed = seed_flag(a);
-  const int reps = reps_flag(a);
-  require_gpu();
-  out << info.id() << ": " << basics::describe(v.kernel, shape) << " seed=" << seed << std::endl;
-  const basics::Inputs in = basics::make_inputs(v.kernel, shape, seed);
-  const CaseResult r = basics::run_case(v, shape, in);
-  // Device printf goes to the C stdout: flush it before our own lines follow.
-  std::fflush(stdout);
-  print_check(out, r);
-  if (!r.ok()) return 1;
-  if (v.kernel == basics::Kernel::hello) return 0;  // printf: nothing worth timing
-
-  const std::size_t n = basics::output_size(v.kernel, shape);
-  DeviceBuffer<int> x{std::span<const int>(v.kernel == basics::Kernel::sum_matr ? in.y : in.x)};
-  DeviceBuffer<float> a3{std::span<const float>(in.a3)}, b3{std::span<const float>(in.b3)};
-  DeviceBuffer<float> z(n + 1);  // 4-byte elements serve int and float outputs alike
-  const void* first = v.kernel == basics::Kernel::dot3 ? static_cast<const void*>(a3.data()) : x.data();
-  const TimingSummary t =
-      time_device_work([&](cudaStream_t s) { v.launch({first, b3.data(), z.data(), shape}, s); }, 3, reps);
-  if (v.kernel == basics::Kernel::counter) {
-    print_timing(out, t, 0);
-    out << "throughput: " << static_cast<double>(shape.cols) * shape.block.x / (t.median_ms * 1e6)
-        << " G atomicAdd/s on one address\n";
-    return 0;
-  }
-  print_timing(out, t, work_of(v.kernel, shape).bytes);
-  return 0;
+// The seeds' kernels index with int; hello's and the counter's grid is whole blocks.
+std::string int_rule(Kernel k, const Vector& v) {
+  if (v.n > INT_MAX) return "n must be at most 2^31-1 (the seeds' kernels index with int), got " + std::to_string(v.n);
+  if ((k == Kernel::hello || k == Kernel::counter) && v.n % v.block != 0)
+    return "n must be whole blocks (n = blocks x threads), got n " + std::to_string(v.n) + " for block " +
+           std::to_string(v.block);
+  return "";
+}
+std::string int_rule(Kernel, const Matrix& m) {
+  if (m.rows > INT_MAX || m.cols > INT_MAX) return "rows and cols must fit an int (the seeds' Shape)";
+  return "";
 }
 
-}  // namespace kl::cli
-
-namespace kl::cli {
-namespace {
-
-constexpr std::int64_t bench_n = std::int64_t{1} << 26;  // 8192 x 8192 for the 2-D kernels
-constexpr std::uint64_t bench_seed = 1;
-constexpr int swept_reps = 5;
-
-// The shape of n values: a sqrt(n) x sqrt(n) matrix for the 2-D kernels (n is a power of 4), else
-// n elements (the stride-2 writer spreads its n values over 2n).
-basics::Shape shape_of(basics::Kernel k, std::int64_t n) {
-  using basics::Kernel;
-  basics::Shape s;
-  if (k == Kernel::matr || k == Kernel::sum_matr) {
-    s.rows = s.cols = static_cast<int>(std::llround(std::sqrt(static_cast<double>(n))));
-    s.block = {16, 16};
-    return s;
-  }
-  s.cols = static_cast<int>(k == Kernel::non_coalesced ? 2 * n : n);
-  s.block = {256, 1};
-  s.threads = n;  // the access kernels: one value per thread
-  return s;
-}
-
-// Kernels that only write: read against cudaMemset of the same bytes at a swept n.
-bool write_only(basics::Kernel k) {
-  using basics::Kernel;
-  return k == Kernel::fill_arr || k == Kernel::matr || k == Kernel::coalesced || k == Kernel::non_coalesced;
-}
-
-std::string shape_text(const basics::Shape& s) {
-  if (s.rows > 1) return std::to_string(s.rows) + "x" + std::to_string(s.cols) + " block=16x16";
-  return "n=" + std::to_string(s.cols) + " block=" + std::to_string(s.block.x);
-}
-
-// One kernel's inputs and buffers, built on first use. The oracle is computed element by element
-// as a check compares (basics::compare_words), never stored: 2^26 doubles per kernel.
-struct KernelInput {
-  bool ready = false;
-  basics::Shape shape;
-  basics::Inputs host;
-  DeviceBuffer<int> x;          // sum_matr's Y, sh_mem_ex's input
-  DeviceBuffer<int> x_initial;  // sum_matr's X as uploaded: restored before every run
-  DeviceBuffer<float> a3, b3;   // dot3
-  DeviceBuffer<std::uint32_t> out;
-
-  void build(basics::Kernel k, std::int64_t n) {
-    if (ready) return;
-    shape = shape_of(k, n);
-    host = basics::make_inputs(k, shape, bench_seed);
-    const bool sum = k == basics::Kernel::sum_matr;
-    if (sum || k == basics::Kernel::sh_mem_ex) x = DeviceBuffer<int>(std::span<const int>(sum ? host.y : host.x));
-    if (sum) x_initial = DeviceBuffer<int>(std::span<const int>(host.x));
-    if (k == basics::Kernel::dot3) {
-      a3 = DeviceBuffer<float>(std::span<const float>(host.a3));
-      b3 = DeviceBuffer<float>(std::span<const float>(host.b3));
-    }
-    out = DeviceBuffer<std::uint32_t>(basics::output_size(k, shape));
-    ready = true;
-  }
-
-  // `staging` is the bench's one host copy of an output, reused by every case (its pages are
-  // touched once, not per case).
-  CaseResult check(basics::Kernel k, std::vector<std::uint32_t>& staging) const {
-    staging.resize(out.size());
-    if (!staging.empty())
-      KL_CUDA_CHECK(cudaMemcpy(staging.data(), out.data(), out.bytes(), cudaMemcpyDeviceToHost));
-    return basics::compare_words(k, shape, host, staging);
-  }
-};
-
-// Inputs by variant and n (one swept size at a time), and the host copy every check downloads to.
-struct BasicsInputs {
-  InputsBySize<std::string, KernelInput> by_variant{bench_n};
-  std::vector<std::uint32_t> staging;
-
-  KernelInput& get(const std::string& variant, basics::Kernel k, std::int64_t n) {
-    KernelInput& in = by_variant.at(variant, n);
-    in.build(k, n);
-    return in;
-  }
-};
-
-}  // namespace
-
-std::vector<BenchCase> basics_bench_cases() {
-  std::vector<BenchCase> cases = cases_of<basics::Variant>("basics", basics::variants());
-  for (BenchCase& c : cases) {
-    if (!c.skip_reason.empty()) continue;
-    const basics::Kernel k = basics::variant(c.variant).kernel;
-    if (k == basics::Kernel::hello) c.skip_reason = "prints one line per thread with printf: nothing to time";
-    if (k == basics::Kernel::counter)
-      c.skip_reason = "adds to one address: its time measures atomic serialisation, not bandwidth (`kernel-lab run "
-                      "basics.atomic_counter` prints atomicAdd/s)";
-  }
-  return cases;
-}
-
-bench::Result basics_bench_measure(const BenchCase& c, Bench& ctx) {
-  const basics::Variant& v = basics::variant(c.variant);
-  BasicsInputs& inputs = ctx.state<BasicsInputs>("basics");
-  KernelInput& in = inputs.get(c.variant, v.kernel, case_size(c, bench_n));
-  const bool sum = v.kernel == basics::Kernel::sum_matr;
-  const void* first = v.kernel == basics::Kernel::dot3 ? static_cast<const void*>(in.a3.data()) : in.x.data();
-  const basics::Args args{first, in.b3.data(), in.out.data(), in.shape};
-  const std::size_t n = in.out.size();
-  const TimingSummary t = ctx.validated_timing(
-      c,
-      [&](cudaStream_t s) {
-        poison_words(in.out.data(), n, s);
-        // sum_matr adds Y into X in place: every run starts from the same X.
-        if (sum) KL_CUDA_CHECK(cudaMemcpyAsync(in.out.data(), in.x_initial.data(), n * 4, cudaMemcpyDeviceToDevice, s));
-      },
-      [&](cudaStream_t s) { v.launch(args, s); }, [&] { return in.check(v.kernel, inputs.staging); }, output_bytes(in.out));
-  const Work w = work_of(v.kernel, in.shape);
-  bench::Result r = throughput_result(c, shape_text(in.shape), t, w.bytes, "GB/s", bench::Roof::dram_bandwidth,
-                                      w.intensity());
-  // The seeds' kernels keep the device-to-device copy at the bench size, the vectorised fill is
-  // read against the write it competes with (cudaMemset); a swept n has its own ceiling.
-  if (c.sweep.empty() && v.info.name != "fill_vectorized") {
-    r.ceiling = "d2d_copy";
-    r.ceiling_value = ctx.d2d_copy_gbps();
+// The kit's inputs as the table's oracle reads them: sum_matr X, Y; sh_mem_ex x; dot3 a3, b3.
+template <class S, class Out>
+InputView view_of(Kernel k, const std::array<std::span<const Out>, kit::max_inputs>& in) {
+  InputView view;
+  if constexpr (std::is_same_v<Out, int>) {
+    view.x = in[0];
+    if (k == Kernel::sum_matr) view.y = in[1];
   } else {
-    const auto bytes = static_cast<std::size_t>(w.bytes);
-    std::tie(r.ceiling, r.ceiling_value) = write_only(v.kernel) ? ctx.memset_ceiling(bytes) : ctx.copy_ceiling(bytes);
+    view.a3 = in[0];
+    view.b3 = in[1];
   }
-  return r;
+  return view;
 }
 
-std::vector<BenchCase> basics_sweep_cases() {
-  std::vector<BenchCase> cases = at_swept_sizes(basics_bench_cases(), swept_reps);
-  for (BenchCase& c : cases) {
-    if (!c.skip_reason.empty()) continue;
-    const basics::Kernel k = basics::variant(c.variant).kernel;
-    const std::int64_t n = case_size(c, bench_n);
-    if (k == basics::Kernel::non_coalesced && 2 * n > (std::int64_t{1} << 30))
-      c.skip_reason = "spreads n values over 2n ints, and its index 2n must stay within 2^30";
-    if (k == basics::Kernel::dot3 && n > bench_n)
-      c.skip_reason = "drawing 2^28 or more float3 pairs on the host takes minutes; swept up to 2^26";
+// The table's oracle, element by element; what it marks NaN the kernel must leave untouched.
+template <Kernel K, class S, class Out>
+void oracle(const kit::HostCall<S, Out>& h) {
+  const Shape shape = shape_of(K, h.shape);
+  const InputView view = view_of<S, Out>(K, h.in);
+  for (std::size_t i = 0; i < h.out.size(); ++i) {
+    const double want = expected_at(K, shape, view, i);
+    h.out[i] = std::isnan(want) ? kit::untouched<Out>() : static_cast<Out>(want);
   }
-  return cases;
 }
 
-}  // namespace kl::cli
-
-namespace kl {
-
-const Family& family_basics() {
-  static const Family family = [] {
-    Family f;
-    f.name = "basics";
-    f.variants = variants_of(basics::variants());
-    f.run_flags = {{"rows", "R", "rows of the 2-D kernels (matr, sum_matr; default 1024)"},
-                   {"cols", "C", "columns of the 2-D kernels (default 1024)"},
-                   {"n", "N", "elements of the 1-D kernels (default 2^20)"},
-                   {"block", "B|BXxBY", "threads per block; BXxBY for the 2-D kernels (default 256, 16x16)"},
-                   {"blocks", "N", "blocks in the grid of hello and atomic_counter (default 2, 1024)"},
-                   {"threads", "T", "per block for hello and atomic_counter, else threads in all"},
-                   cli::seed_flag_spec(),
-                   cli::reps_flag_spec()};
-    f.run = cli::run_basics;
-    f.bench_cases = cli::basics_bench_cases;
-    f.bench_measure = cli::basics_bench_measure;
-    f.sweep_cases = cli::basics_sweep_cases;
-    return f;
-  }();
-  return family;
+// Table variant `name` as the kit declares it: kernel K, its work per value.
+template <Kernel K, class S, class Out>
+kit::KernelVariant<S, Out> declared(std::string_view name, kit::PerElement work) {
+  const Variant& v = variant(name);
+  kit::KernelVariant<S, Out> k;
+  k.name = v.info.name;
+  k.lesson = v.info.lesson;
+  k.oracle = oracle<K, S, Out>;
+  k.work = work;
+  k.role = v.info.role;
+  k.findings = v.info.findings;
+  k.launch = [&v](const kit::Call<S, Out>& c, cudaStream_t stream) {
+    // sum_matr updates X (the output, started from input 0) by Y; the others read input 0 and 1.
+    const void* a = K == Kernel::sum_matr ? c.in[1] : c.in[0];
+    v.launch({a, c.in[1], c.out, shape_of(K, c.shape)}, stream);
+  };
+  k.rule = [&v](const S& s) {
+    const std::string rule = int_rule(K, s);
+    return rule.empty() ? v.unsupported(shape_of(K, s)) : rule;
+  };
+  k.seed = v.info.seed_file;
+  k.seed_kernel = v.info.seed_kernel;
+  return k;
 }
 
-}  // namespace kl
+constexpr std::int64_t bench_n = std::int64_t{1} << 26;
+const Vector bench_vector{bench_n, 256};
+const Matrix bench_matrix{8192, 8192, {16, 16}};
+constexpr kit::PerElement write_int{4, 1};  // idx * 2 written: a 4-byte store, one multiply
+
+// Shapes whole blocks tile, for the kernels without a bounds guard (and hello, the counter).
+const std::vector<Vector> whole_blocks = {{0, 256}, {1, 1}, {32, 32}, {96, 96}, {1024, 1}, {4096, 1024}, {6144, 96}};
+
+kit::FamilySpec<Vector, int> fills() {
+  kit::FamilySpec<Vector, int> s{.name = "basics", .inputs = 0, .bench_shape = bench_vector, .sweep = true};
+  s.variants = {declared<Kernel::fill_arr, Vector, int>("cpu_oracle", write_int),
+                declared<Kernel::fill_arr, Vector, int>("fill_arr", write_int),
+                declared<Kernel::fill_arr, Vector, int>("fill_vectorized", write_int)};
+  s.variants[2].memset_ceiling = true;
+  s.write_only = true;
+  return s;
+}
+
+kit::FamilySpec<Vector, float> coalesced() {
+  kit::FamilySpec<Vector, float> s{.name = "basics", .inputs = 0, .bench_shape = bench_vector, .sweep = true};
+  s.variants = {declared<Kernel::coalesced, Vector, float>("coalesced", write_int)};
+  s.write_only = true;
+  s.unit_shapes = whole_blocks;
+  return s;
+}
+
+kit::FamilySpec<Vector, int> strided() {
+  kit::FamilySpec<Vector, int> s{.name = "basics", .inputs = 0, .bench_shape = bench_vector, .sweep = true};
+  s.variants = {declared<Kernel::non_coalesced, Vector, int>("non_coalesced", write_int)};
+  s.outputs = [](const Vector& v) { return 2 * v.n; };  // n values spread over 2n ints
+  s.write_only = true;
+  s.unit_shapes = whole_blocks;
+  s.refused_shapes = {{{-1, 256}, "n must be >= 0"},
+                      {{100, 0}, "block size must be in 1..1024"},
+                      {{std::int64_t{1} << 29 | 256, 256}, "the output must be at most 2^30 elements"}};
+  return s;
+}
+
+kit::FamilySpec<Vector, int> shared() {
+  kit::FamilySpec<Vector, int> s{.name = "basics", .inputs = 1, .bench_shape = bench_vector, .sweep = true};
+  s.variants = {declared<Kernel::sh_mem_ex, Vector, int>("sh_mem_ex", {8, 1})};  // in read, out written
+  s.input_range = {-100000, 100000};
+  s.unit_shapes = {{0, 256}, {1, 256}, {31, 32}, {33, 32}, {1000, 1}, {4099, 256}, {65537, 96}, {200003, 256}};
+  return s;
+}
+
+kit::FamilySpec<Vector, float> dot() {
+  kit::FamilySpec<Vector, float> s{.name = "basics", .inputs = 2, .input_width = 3, .bench_shape = bench_vector,
+                                   .sweep = true};
+  // two float3 read, a float written; 3 multiplies and 2 adds
+  s.variants = {declared<Kernel::dot3, Vector, float>("vector_dot_product", {28, 5})};
+  s.check = [](const Vector& v, const kit::Data<float>& d, std::span<const float> got) {
+    return compare_floats(Kernel::dot3, shape_of(Kernel::dot3, v), InputView{{}, {}, d.in[0], d.in[1]}, got);
+  };
+  return s;
+}
+
+kit::FamilySpec<Vector, int> hello() {
+  kit::FamilySpec<Vector, int> s{.name = "basics", .inputs = 0, .bench_shape = {8, 4}};
+  s.variants = {declared<Kernel::hello, Vector, int>("hello", {})};
+  s.variants[0].timed = false;
+  s.variants[0].not_benched = "prints one line per thread with printf: nothing to time";
+  s.outputs = [](const Vector&) { return std::int64_t{0}; };  // its output is stdout
+  s.shape_flags = {{"n", "N", "hello: lines printed, blocks x threads"}, {"block", "B", "hello: threads per block"}};
+  s.run_shape = Vector{8, 4};  // the seed's BLOCKS = 2, THREADS = 4
+  s.unit_shapes = {{8, 4}, {1, 1}, {64, 32}};
+  s.refused_shapes = {{{6, 4}, "n must be whole blocks"}, {{8192, 1024}, "blocks * threads <= 4096"}};
+  return s;
+}
+
+kit::FamilySpec<Vector, int> counter() {
+  kit::FamilySpec<Vector, int> s{.name = "basics", .inputs = 0, .bench_shape = {1 << 20, 1024}};
+  s.variants = {declared<Kernel::counter, Vector, int>("atomic_counter", {0, 1})};
+  s.variants[0].not_benched = "adds to one address: its time measures atomic serialisation, not bandwidth "
+                              "(`kernel-lab run basics.atomic_counter` prints atomicAdd/s)";
+  s.outputs = [](const Vector&) { return std::int64_t{1}; };
+  s.counted = "atomicAdd";
+  s.shape_flags = {{"n", "N", "atomic_counter: adds, blocks x threads"},
+                   {"block", "B", "atomic_counter: threads per block"}};
+  s.run_shape = Vector{1 << 20, 1024};  // a million contending adds
+  s.unit_shapes = whole_blocks;
+  s.unit_shapes.erase(s.unit_shapes.begin());  // no empty grid: blocks >= 1
+  s.refused_shapes = {{{1000, 256}, "n must be whole blocks"}, {{0, 256}, "blocks must be >= 1"}};
+  return s;
+}
+
+kit::FamilySpec<Matrix, int> matrices() {
+  kit::FamilySpec<Matrix, int> s{.name = "basics", .inputs = 0, .bench_shape = bench_matrix, .sweep = true};
+  s.variants = {declared<Kernel::matr, Matrix, int>("matr_seed_launch", {4, 0}),
+                declared<Kernel::matr, Matrix, int>("matr", {4, 0})};  // an index written, no arithmetic
+  s.write_only = true;
+  s.run_shape = Matrix{1024, 1024, {16, 16}};
+  return s;
+}
+
+kit::FamilySpec<Matrix, int> sum() {
+  kit::FamilySpec<Matrix, int> s{.name = "basics", .inputs = 2, .bench_shape = bench_matrix, .sweep = true};
+  s.variants = {declared<Kernel::sum_matr, Matrix, int>("sum_matr", {12, 1})};  // X and Y read, X written
+  s.input_range = {-100000, 100000};
+  s.output_from_input = 0;  // X += Y
+  s.run_shape = Matrix{1024, 1024, {16, 16}};
+  return s;
+}
+
+kit::Joined joined() {
+  kit::Joined j{"basics", {&kit::part(fills()), &kit::part(hello()), &kit::part(matrices()), &kit::part(sum()),
+                           &kit::part(coalesced()), &kit::part(strided()), &kit::part(shared()), &kit::part(dot()),
+                           &kit::part(counter())}};
+  for (const Variant& v : variants()) j.order.push_back(v.info.name);
+  return j;
+}
+
+}  // namespace
+}  // namespace kl::basics
+
+KL_KIT_FAMILY(basics, basics::joined())

@@ -172,24 +172,4 @@ const std::vector<Variant>& table() {
 
 std::span<const Variant> variants() { return table(); }
 
-std::string describe(Kernel kernel, const Shape& s) {
-  const auto str = [](auto v) { return std::to_string(v); };
-  switch (kernel) {
-    case Kernel::hello:
-    case Kernel::counter:
-      return "blocks=" + str(s.cols) + " threads=" + str(s.block.x) + " (per block)";
-    case Kernel::matr:
-    case Kernel::sum_matr:
-      return "rows=" + str(s.rows) + " cols=" + str(s.cols) + " block=" + str(s.block.x) + "x" + str(s.block.y);
-    case Kernel::coalesced:
-    case Kernel::non_coalesced:
-      return "n=" + str(s.cols) + " block=" + str(s.block.x) + " threads=" + str(s.threads) + " (in all)";
-    case Kernel::fill_arr:
-    case Kernel::sh_mem_ex:
-    case Kernel::dot3:
-      break;
-  }
-  return "n=" + str(s.cols) + " block=" + str(s.block.x);
-}
-
 }  // namespace kl::basics

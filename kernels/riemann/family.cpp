@@ -32,7 +32,7 @@ Oracle oracle_for(std::int64_t n) {
   return last;
 }
 
-CaseResult check_sum(const Vector& s, const kit::Data&, std::span<const double> sum) {
+CaseResult check_sum(const Vector& s, const kit::Data<double>&, std::span<const double> sum) {
   return compare_sum(sum[0], oracle_for(s.n));
 }
 

@@ -27,8 +27,9 @@ ChildRun run_child(const std::string& command) {
 }
 
 void expect_one_line_per_thread(int blocks, int threads) {
-  const ChildRun run = run_child(std::string(KL_KERNEL_LAB_EXE) + " run basics.hello --blocks " +
-                                 std::to_string(blocks) + " --threads " + std::to_string(threads));
+  // --n is threads in all (blocks x threads), --block the threads of a block.
+  const ChildRun run = run_child(std::string(KL_KERNEL_LAB_EXE) + " run basics.hello --n " +
+                                 std::to_string(blocks * threads) + " --block " + std::to_string(threads));
   ASSERT_EQ(run.status, 0) << run.output;
   const std::regex line(R"(^block id: (\d+), thread id: (\d+)$)");
   std::set<std::pair<int, int>> pairs;
@@ -60,7 +61,7 @@ TEST(BasicsHello, SeedLaunchTwoBlocksOfFourPrintsEightUniqueLines) { expect_one_
 TEST(BasicsHello, ThreeBlocksOf70PrintOneWholeLinePerThread) { expect_one_line_per_thread(3, 70); }
 
 TEST(BasicsHello, RefusesMoreLinesThanThePrintfBufferHolds) {
-  const ChildRun run = run_child(std::string(KL_KERNEL_LAB_EXE) + " run basics.hello --blocks 100 --threads 1024 2>&1");
+  const ChildRun run = run_child(std::string(KL_KERNEL_LAB_EXE) + " run basics.hello --n 102400 --block 1024 2>&1");
   EXPECT_NE(run.status, 0);
   EXPECT_NE(run.output.find("basics.hello: blocks must be >= 1 and blocks * threads <= 4096"), std::string::npos)
       << run.output;

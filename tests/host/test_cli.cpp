@@ -6,7 +6,6 @@
 #include "run_support.hpp"
 #include "sanitizer.hpp"
 
-#include "kl/basics.hpp"
 #include "kl/registry.hpp"
 
 #include <gtest/gtest.h>
@@ -98,13 +97,18 @@ TEST(CliErrors, RiemannAndCounterShapes) {
   expect_usage_error({"run", "riemann.naive_atomic", "--n", "0"}, "n (intervals) must be in 1..2^31-1");
   expect_usage_error({"run", "riemann.cpu_left_sum", "--n", "2147483648"}, "n (intervals) must be in 1..2^31-1");
   expect_usage_error({"run", "riemann.unrolled", "--dtype", "float"}, "flag --dtype does not apply");
-  expect_usage_error({"run", "basics.atomic_counter", "--blocks", "2097152", "--threads", "1024"},
-                     "blocks * threads must be at most 2^31-1");
+  expect_usage_error({"run", "basics.atomic_counter", "--n", "2147483648", "--block", "1024"},
+                     "basics.atomic_counter: n must be at most 2^31-1");
+  expect_usage_error({"run", "basics.atomic_counter", "--n", "1000", "--block", "256"}, "n must be whole blocks");
 }
 
 TEST(CliErrors, FlagsOfAnotherFamily) {
   expect_usage_error({"run", "elementwise.add", "--width", "4"}, "flag --width does not apply to 'run elementwise.add'");
   expect_usage_error({"run", "dispatch.record_thread_coords_guarded", "--n", "4"}, "flag --n does not apply");
+  // A joined family's variant takes its own part's flags only: matr a matrix's, fill_arr no seed.
+  expect_usage_error({"run", "basics.matr", "--n", "4"}, "flag --n does not apply to 'run basics.matr'");
+  expect_usage_error({"run", "basics.fill_arr", "--rows", "4"}, "flag --rows does not apply");
+  expect_usage_error({"run", "basics.fill_arr", "--seed", "4"}, "flag --seed does not apply");
 }
 
 TEST(CliErrors, BadOrderAndTool) {
@@ -467,23 +471,6 @@ TEST(CliHelp, VersionNamesTheCommit) {
   EXPECT_EQ(o.code, 0);
   EXPECT_TRUE(std::regex_match(o.out, std::regex(R"(kernel-lab \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)\n)")))
       << o.out;
-}
-
-// `kernel-lab run basics.<variant>` prints the shape as the kernel reads it: hello and the
-// counter take threads per block (once printed as threads=0, the field of the access kernels).
-TEST(CliRun, BasicsShapeLineNamesWhatTheKernelReads) {
-  using kl::basics::Kernel;
-  kl::basics::Shape s;
-  s.cols = 65535;
-  s.block = {1024, 1};
-  EXPECT_EQ(kl::basics::describe(Kernel::counter, s), "blocks=65535 threads=1024 (per block)");
-  s.rows = 8;
-  s.block = {16, 4};
-  EXPECT_EQ(kl::basics::describe(Kernel::matr, s), "rows=8 cols=65535 block=16x4");
-  s.block = {256, 1};
-  s.threads = 512;
-  EXPECT_EQ(kl::basics::describe(Kernel::non_coalesced, s), "n=65535 block=256 threads=512 (in all)");
-  EXPECT_EQ(kl::basics::describe(Kernel::dot3, s), "n=65535 block=256");
 }
 
 // `kernel-lab gates FILE` refuses a gate naming a result no bench case produces (exit 2, the line

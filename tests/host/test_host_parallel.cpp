@@ -152,68 +152,44 @@ TEST(HostParallel, ExactIntegerInputsKeepTheirNonzeroCountOverChunks) {
 
 namespace {
 
-// The bench checks basics outputs word by word with the oracle computed as it goes
-// (compare_words); the tests compare with the oracle's vector (compare_output). On outputs with
-// a wrong value, an unwritten element and a write where none was due, in several chunks, both
-// report the same counts and the same first elements.
-TEST(HostParallel, BasicsWordComparisonReportsWhatTheOracleVectorDoes) {
+// The kit checks basics' float outputs with the oracle computed as it goes (compare_floats: dot3's
+// check in the family's declaration); the tests compare with the oracle's vector (compare_output).
+// On outputs with a wrong value and an unwritten element, in several chunks, both report the same
+// counts and the same first elements.
+TEST(HostParallel, BasicsFloatComparisonReportsWhatTheOracleVectorDoes) {
   using kl::basics::Kernel;
-  for (const Kernel k : {Kernel::fill_arr, Kernel::matr, Kernel::sum_matr, Kernel::sh_mem_ex, Kernel::coalesced,
-                         Kernel::non_coalesced, Kernel::dot3}) {
+  for (const Kernel k : {Kernel::coalesced, Kernel::dot3}) {
     kl::basics::Shape s;
-    if (k == Kernel::matr || k == Kernel::sum_matr) {
-      s.rows = 1500;
-      s.cols = 1500;
-      s.block = {16, 16};
-    } else {
-      s.cols = static_cast<int>(2 * kl::host_chunk + 99);
-      s.block = {256, 1};
-      s.threads = k == Kernel::non_coalesced ? s.cols / 2 - 40 : s.cols - 40;  // a tail left unwritten
-    }
+    s.cols = static_cast<int>(2 * kl::host_chunk + 99);
+    s.block = {256, 1};
+    s.threads = s.cols - 40;  // coalesced: a tail left unwritten
     const kl::basics::Inputs in = kl::basics::make_inputs(k, s, 3);
     const std::vector<double> want = kl::basics::oracle(k, s, in);
-    const bool floats = kl::basics::float_output(k);
-    std::vector<std::uint32_t> words(want.size());
-    for (std::size_t i = 0; i < want.size(); ++i) {
-      if (std::isnan(want[i])) {
-        words[i] = kl::GuardPatterns<4>::poison;
-      } else if (floats) {
-        words[i] = std::bit_cast<std::uint32_t>(static_cast<float>(want[i]));
-      } else {
-        words[i] = std::bit_cast<std::uint32_t>(static_cast<int>(want[i]));
-      }
-    }
+    std::vector<float> got(want.size());
+    for (std::size_t i = 0; i < want.size(); ++i)
+      got[i] = std::isnan(want[i]) ? std::bit_cast<float>(kl::GuardPatterns<4>::poison) : static_cast<float>(want[i]);
     // Clean first: both pass.
-    EXPECT_TRUE(kl::basics::compare_words(k, s, in, words).ok()) << static_cast<int>(k);
+    EXPECT_TRUE(kl::basics::compare_floats(k, s, in.view(), got).ok()) << static_cast<int>(k);
     // A value off by a lot past the first chunk, an unwritten element in the last chunk, and (where
     // the oracle wants an element untouched) a write there.
     const std::size_t wrong = kl::host_chunk + 7, unwritten = want.size() - 50;
-    words[wrong] = floats ? std::bit_cast<std::uint32_t>(1e30f) : std::bit_cast<std::uint32_t>(123456789);
-    if (!std::isnan(want[unwritten])) words[unwritten] = kl::GuardPatterns<4>::poison;
+    got[wrong] = 1e30f;
+    if (!std::isnan(want[unwritten])) got[unwritten] = std::bit_cast<float>(kl::GuardPatterns<4>::poison);
     const auto gap = std::find_if(want.begin(), want.end(), [](double w) { return std::isnan(w); });
-    if (gap != want.end()) words[static_cast<std::size_t>(gap - want.begin())] = 0;
-    kl::CaseResult by_vector;
-    if (floats) {
-      std::vector<float> got(words.size());
-      std::memcpy(got.data(), words.data(), words.size() * 4);
-      by_vector = kl::basics::compare_output(k, got, want, in);
-    } else {
-      std::vector<int> got(words.size());
-      std::memcpy(got.data(), words.data(), words.size() * 4);
-      by_vector = kl::basics::compare_output(k, got, want, in);
+    if (gap != want.end()) got[static_cast<std::size_t>(gap - want.begin())] = 0;
+    const kl::CaseResult by_vector = kl::basics::compare_output(k, got, want, in);
+    const kl::CaseResult by_floats = kl::basics::compare_floats(k, s, in.view(), got);
+    EXPECT_FALSE(by_floats.ok()) << static_cast<int>(k);
+    EXPECT_EQ(by_floats.mismatch_count, by_vector.mismatch_count) << static_cast<int>(k);
+    EXPECT_EQ(by_floats.guards.unwritten, by_vector.guards.unwritten) << static_cast<int>(k);
+    EXPECT_EQ(by_floats.guards.first_unwritten, by_vector.guards.first_unwritten) << static_cast<int>(k);
+    EXPECT_EQ(by_floats.checked, by_vector.checked) << static_cast<int>(k);
+    ASSERT_EQ(by_floats.mismatches.size(), by_vector.mismatches.size()) << static_cast<int>(k);
+    for (std::size_t m = 0; m < by_floats.mismatches.size(); ++m) {
+      EXPECT_EQ(by_floats.mismatches[m].index, by_vector.mismatches[m].index) << static_cast<int>(k);
+      EXPECT_EQ(by_floats.mismatches[m].got, by_vector.mismatches[m].got) << static_cast<int>(k);
     }
-    const kl::CaseResult by_words = kl::basics::compare_words(k, s, in, words);
-    EXPECT_FALSE(by_words.ok()) << static_cast<int>(k);
-    EXPECT_EQ(by_words.mismatch_count, by_vector.mismatch_count) << static_cast<int>(k);
-    EXPECT_EQ(by_words.guards.unwritten, by_vector.guards.unwritten) << static_cast<int>(k);
-    EXPECT_EQ(by_words.guards.first_unwritten, by_vector.guards.first_unwritten) << static_cast<int>(k);
-    EXPECT_EQ(by_words.checked, by_vector.checked) << static_cast<int>(k);
-    ASSERT_EQ(by_words.mismatches.size(), by_vector.mismatches.size()) << static_cast<int>(k);
-    for (std::size_t m = 0; m < by_words.mismatches.size(); ++m) {
-      EXPECT_EQ(by_words.mismatches[m].index, by_vector.mismatches[m].index) << static_cast<int>(k);
-      EXPECT_EQ(by_words.mismatches[m].got, by_vector.mismatches[m].got) << static_cast<int>(k);
-    }
-    EXPECT_GE(by_words.mismatch_count, 1u) << static_cast<int>(k);
+    EXPECT_GE(by_floats.mismatch_count, 1u) << static_cast<int>(k);
   }
 }
 

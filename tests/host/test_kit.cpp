@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 using kl::kit::FamilySpec;
@@ -113,7 +114,8 @@ TEST(KitSpec, MistakesAreRefusedNamingTheRule) {
 
 TEST(KitShapes, UnitShapesAreTakenAndRefusedShapesNameTheirRule) {
   for (const kl::Family* f : {&matrix_family(), &vector_family()}) {
-    const kl::DerivedChecks& d = f->derived;
+    ASSERT_EQ(f->derived.size(), 1u) << f->name;
+    const kl::DerivedChecks& d = f->derived[0];
     ASSERT_TRUE(d.check && d.rule) << f->name;
     EXPECT_GE(d.unit_shapes.size(), 8u) << f->name;
     EXPECT_GE(d.refused_shapes.size(), 4u) << f->name;
@@ -121,16 +123,16 @@ TEST(KitShapes, UnitShapesAreTakenAndRefusedShapesNameTheirRule) {
     for (const auto& [flags, words] : d.refused_shapes)
       EXPECT_NE(d.rule(*f->variants[0], flags).find(words), std::string::npos) << f->name << " " << words;
   }
-  EXPECT_EQ(matrix_family().derived.shape_kind, "matrix");
-  EXPECT_EQ(vector_family().derived.shape_kind, "vector");
+  EXPECT_EQ(matrix_family().derived.at(0).shape_kind, "matrix");
+  EXPECT_EQ(vector_family().derived.at(0).shape_kind, "vector");
   EXPECT_EQ(kl::kit::flags_of(Matrix{100, 37, {32, 8}}),
             (std::vector<std::string>{"--rows", "100", "--cols", "37", "--block", "32x8"}));
   EXPECT_EQ(kl::kit::flags_of(Vector{4099, 96}), (std::vector<std::string>{"--n", "4099", "--block", "96"}));
   // The grid limit: 70000 rows of one-thread blocks need 70000 blocks in y.
-  EXPECT_NE(matrix_family().derived.rule(*matrix_family().variants[0], kl::kit::flags_of(Matrix{70000, 1, {1, 1}}))
+  EXPECT_NE(matrix_family().derived.at(0).rule(*matrix_family().variants[0], kl::kit::flags_of(Matrix{70000, 1, {1, 1}}))
                 .find("gridDim.y"),
             std::string::npos);
-  EXPECT_EQ(matrix_family().derived.rule(*matrix_family().variants[0], kl::kit::flags_of(Matrix{70000, 1, {1, 2}})),
+  EXPECT_EQ(matrix_family().derived.at(0).rule(*matrix_family().variants[0], kl::kit::flags_of(Matrix{70000, 1, {1, 2}})),
             "");
 }
 
@@ -147,7 +149,7 @@ TEST(KitShapes, RunRefusesBadShapesAndDataBeforeTouchingTheGpu) {
     kl::kit::run("kit_matrix.copy", Matrix{1, 3}, data);
     FAIL() << "two elements of data were run on a 1 x 3 shape";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("one element per element of the shape (3), got 2"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("every input holds 3 values (1 an element of the shape), got 2"), std::string::npos)
         << e.what();
   }
   EXPECT_THROW(kl::kit::run("kit_matrix.copy", Matrix{1, 2}, kl::kit::Data{1.0f, {{1, 2}}}), std::invalid_argument);
@@ -191,9 +193,9 @@ TEST(KitFamily, BenchCasesMeasureCleanVariantsOnly) {
 TEST(KitVariant, OwnRuleRefusesBeforeTheGpu) {
   const kl::Family& f = launched_family();
   const kl::VariantInfo& own = *f.variants[0];
-  EXPECT_EQ(f.derived.rule(own, kl::kit::flags_of(Vector{1000, 64})), "");
-  EXPECT_EQ(f.derived.rule(own, kl::kit::flags_of(Vector{1000, 100})), "block must be whole warps");
-  EXPECT_NE(f.derived.rule(own, kl::kit::flags_of(Vector{-1, 100})).find("n must be >= 0"), std::string::npos);
+  EXPECT_EQ(f.derived.at(0).rule(own, kl::kit::flags_of(Vector{1000, 64})), "");
+  EXPECT_EQ(f.derived.at(0).rule(own, kl::kit::flags_of(Vector{1000, 100})), "block must be whole warps");
+  EXPECT_NE(f.derived.at(0).rule(own, kl::kit::flags_of(Vector{-1, 100})).find("n must be >= 0"), std::string::npos);
   const kl::kit::Data data = kl::kit::make_data("kit_launched", Vector{4, 100}, 1);
   try {
     kl::kit::run("kit_launched.own", Vector{4, 100}, data);
@@ -245,7 +247,7 @@ const kl::Family& declared_family() {
     tiled.rule = [](const Matrix& m) { return m.cols % m.block.x == 0 ? std::string() : "blocks must tile the width"; };
     s.variants = {map, tiled};
     s.outputs = [](const Matrix& m) { return 2 * m.rows * m.cols; };
-    s.check = [](const Matrix&, const kl::kit::Data&, std::span<const int> got) {
+    s.check = [](const Matrix&, const kl::kit::Data<int>&, std::span<const int> got) {
       kl::CaseResult r;
       r.checked = got.size();
       return r;
@@ -274,7 +276,8 @@ TEST(KitDeclared, OwnFlagNamesShapesAndOutputAsStated) {
   EXPECT_EQ(names, (std::vector<std::string>{"height", "width", "block", "reps"}));
   EXPECT_EQ(f.run_flags[0].help, "rows (default 10)");
   EXPECT_EQ(f.run_flags[2].help, "threads (default 4x4)");
-  const kl::DerivedChecks& d = f.derived;
+  ASSERT_EQ(f.derived.size(), 1u);
+  const kl::DerivedChecks& d = f.derived[0];
   EXPECT_EQ(d.named(kl::kit::flags_of(Matrix{3, 5, {4, 4}})),
             (std::vector<std::string>{"--height", "3", "--width", "5", "--block", "4x4"}));
   ASSERT_EQ(d.unit_shapes.size(), 2u);
@@ -317,5 +320,159 @@ TEST(KitDeclared, OracleOrFamilyCheck) {
     FAIL() << "a family with neither oracles nor a check was made";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("sum needs an oracle (or the family a check)"), std::string::npos) << e.what();
+  }
+}
+
+namespace {
+
+void int_vector_kernel(kl::kit::Call<Vector, int>) {}
+void int_vector_oracle(const kl::kit::HostCall<Vector, int>&) {}
+void int_matrix_oracle(const kl::kit::HostCall<Matrix, int>&) {}
+
+// A family of two parts (the shape of the lab's basics): a vector part of int with an in-place
+// variant over int inputs and an untimed one, and a matrix part with a planted variant.
+kl::kit::Joined joined_spec(std::string name) {
+  FamilySpec<Vector, int> vectors{.name = name, .inputs = 2, .bench_shape = {1 << 20, 256}};
+  vectors.variants = {{"add", "x += y", int_vector_kernel, int_vector_oracle, {12, 1}},
+                      {"prints", "printf", int_vector_kernel, int_vector_oracle, {0, 0}}};
+  vectors.variants[1].timed = false;
+  vectors.variants[1].not_benched = "prints lines";
+  vectors.output_from_input = 0;
+  vectors.input_range = {-3, 3};
+  FamilySpec<Matrix, int> matrices{.name = name, .inputs = 0, .bench_shape = {64, 64, {16, 16}}};
+  matrices.variants = {{"fill", "a fill", int_kernel, int_matrix_oracle, {4, 0}},
+                       {"broken", "a planted bug", int_kernel, int_matrix_oracle, {4, 0}, kl::Role::planted,
+                        {{kl::Checker::canary, "", "", {"--rows", "3"}, name + ".fill"}}}};
+  matrices.variants[0].memset_ceiling = true;
+  matrices.sweep = true;
+  return {name, {&kl::kit::part(vectors), &kl::kit::part(matrices)}, {"fill", "add", "broken", "prints"}};
+}
+
+const kl::Family& joined_family() {
+  static const kl::Family* f = &kl::kit::make_family(joined_spec("kit_joined"));
+  return *f;
+}
+
+std::string joined_refusal(kl::kit::Joined j) {
+  // A part lives as long as the program (the family it would join points into it): kept here, so
+  // a refused join's parts stay reachable.
+  static auto* refused = new std::vector<kl::kit::Joined>;  // never destroyed, as a family is not
+  refused->push_back(j);
+  try {
+    kl::kit::make_family(std::move(j));
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// The joined family lists its variants in the order given, takes each variant's own part's flags
+// (help lists their union), gives the derived tests a group a part, and benches each variant by
+// its part: the untimed one is skipped with its reason, a matrix part's sweep is the family's.
+TEST(KitJoined, EachVariantByItsPart) {
+  const kl::Family& f = joined_family();
+  std::vector<std::string> order;
+  for (const kl::VariantInfo* v : f.variants) order.push_back(v->name);
+  EXPECT_EQ(order, (std::vector<std::string>{"fill", "add", "broken", "prints"}));
+  std::vector<std::string> all, add, fill;
+  for (const kl::cli::FlagSpec& flag : f.run_flags) all.push_back(flag.name);
+  for (const kl::cli::FlagSpec& flag : f.run_flags_for("add")) add.push_back(flag.name);
+  for (const kl::cli::FlagSpec& flag : f.run_flags_for("fill")) fill.push_back(flag.name);
+  EXPECT_EQ(all, (std::vector<std::string>{"n", "block", "seed", "reps", "rows", "cols"}));
+  EXPECT_EQ(add, (std::vector<std::string>{"n", "block", "seed", "reps"}));
+  EXPECT_EQ(fill, (std::vector<std::string>{"rows", "cols", "block", "reps"}));
+  EXPECT_TRUE(f.run_takes("add", "seed"));
+  EXPECT_FALSE(f.run_takes("fill", "seed"));
+  const kl::cli::FlagSpec& block = f.run_flags[1];
+  EXPECT_EQ(block.value, "B|BXxBY");
+  EXPECT_EQ(block.help, "threads per block (default 256); threads per block, x along a row (default 16x16)");
+  // A group a part; a vector variant refuses a matrix's flags by name.
+  ASSERT_EQ(f.derived.size(), 2u);
+  EXPECT_EQ(f.derived[0].variants, (std::vector<std::string>{"add", "prints"}));
+  EXPECT_EQ(f.derived[1].variants, (std::vector<std::string>{"fill", "broken"}));
+  EXPECT_EQ(f.derived_for("broken"), &f.derived[1]);
+  const kl::VariantInfo& add_info = *f.variants[1];
+  EXPECT_EQ(f.derived[0].rule(add_info, kl::kit::flags_of(Vector{10, 32})), "");
+  EXPECT_NE(f.derived[0].rule(add_info, kl::kit::flags_of(Matrix{4, 4, {4, 4}})).find("does not apply to kit_joined.add (it takes --block, --n)"),
+            std::string::npos);
+  const std::vector<kl::cli::BenchCase> cases = f.bench_cases();
+  ASSERT_EQ(cases.size(), 4u);
+  EXPECT_EQ(cases[0].variant, "fill");
+  EXPECT_EQ(cases[1].variant, "add");
+  EXPECT_EQ(cases[1].skip_reason, "");
+  EXPECT_EQ(cases[3].variant, "prints");
+  EXPECT_EQ(cases[3].skip_reason, "prints lines");
+  ASSERT_TRUE(f.sweep_cases != nullptr);
+  for (const kl::cli::BenchCase& c : f.sweep_cases()) EXPECT_TRUE(c.variant == "fill" || c.variant == "broken") << c.key();
+}
+
+// Integer inputs are never 0 and stay in the range; an input of width 3 holds three values an
+// element; `untouched` is the guarded output's poison.
+TEST(KitJoined, IntInputsWidthAndUntouched) {
+  (void)joined_family();
+  FamilySpec<Vector> wide{.name = "kit_wide", .inputs = 2, .input_width = 3, .bench_shape = {1 << 10, 256}};
+  wide.variants = {{"dot", "float3", vector_kernel, vector_oracle, {28, 5}}};
+  static const kl::Family* wide_family = &kl::kit::make_family(std::move(wide));  // (see KL_KIT_FAMILY)
+  EXPECT_EQ(wide_family->name, "kit_wide");
+  const kl::kit::Data<float> d = kl::kit::make_data("kit_wide", Vector{100, 32}, 1);
+  ASSERT_EQ(d.in.size(), 2u);
+  EXPECT_EQ(d.in[0].size(), 300u);
+  FamilySpec<Vector, int> ints{.name = "kit_ints", .inputs = 1, .bench_shape = {1 << 10, 256}};
+  ints.variants = {{"id", "ints", int_vector_kernel, int_vector_oracle, {8, 0}}};
+  ints.input_range = {-1, 1};
+  static const kl::Family* ints_family = &kl::kit::make_family(std::move(ints));
+  EXPECT_EQ(ints_family->name, "kit_ints");
+  const std::vector<int> x = kl::kit::make_data<Vector, int>("kit_ints", Vector{5000, 32}, 2).in.at(0);
+  EXPECT_TRUE(std::all_of(x.begin(), x.end(), [](int v) { return v == -1 || v == 1; }));
+  EXPECT_TRUE(std::any_of(x.begin(), x.end(), [](int v) { return v == -1; }));
+  EXPECT_EQ(std::bit_cast<std::uint32_t>(kl::kit::untouched<float>()), kl::GuardPatterns<4>::poison);
+  EXPECT_TRUE(kl::GuardedBuffer<int>::is_poison(kl::kit::untouched<int>()));
+  EXPECT_TRUE(kl::GuardedBuffer<double>::is_poison(kl::kit::untouched<double>()));
+}
+
+TEST(KitJoined, MistakesAreRefusedNamingTheRule) {
+  (void)joined_family();
+  EXPECT_NE(joined_refusal(joined_spec("kit_joined")).find("kit family 'kit_joined' made twice"), std::string::npos);
+  kl::kit::Joined misnamed = joined_spec("kit_misnamed");
+  misnamed.name = "kit_other";
+  EXPECT_NE(joined_refusal(misnamed).find("a part is named 'kit_misnamed'"), std::string::npos);
+  kl::kit::Joined twice = joined_spec("kit_twice");
+  twice.parts.push_back(twice.parts[0]);
+  EXPECT_NE(joined_refusal(twice).find("variant 'add' in two parts"), std::string::npos);
+  kl::kit::Joined short_order = joined_spec("kit_short");
+  short_order.order.pop_back();
+  EXPECT_NE(joined_refusal(short_order).find("order names 3 variants, the parts hold 4"), std::string::npos);
+  kl::kit::Joined wrong_order = joined_spec("kit_wrong");
+  wrong_order.order[0] = "nope";
+  EXPECT_NE(joined_refusal(wrong_order).find("order names 'nope', no part's variant"), std::string::npos);
+  EXPECT_NE(joined_refusal({"kit_empty", {}, {}}).find("no parts"), std::string::npos);
+}
+
+TEST(KitSpec, InPlaceWidthAndUntimedMistakes) {
+  auto spec = [](auto&& edit) {
+    FamilySpec<Matrix> s = matrix_spec("kit_refused_more");
+    edit(s);
+    return refusal_of(std::move(s));
+  };
+  EXPECT_NE(spec([](auto& s) { s.input_width = 0; }).find("input_width must be 1..4, got 0"), std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.output_from_input = 2; }).find("output_from_input must name an input (0..1) or be -1, got 2"),
+            std::string::npos);
+  EXPECT_NE(spec([](auto& s) {
+              s.output_from_input = 0;
+              s.input_width = 2;
+            }).find("output_from_input needs the output the input's size"),
+            std::string::npos);
+  EXPECT_NE(spec([](auto& s) { s.variants[0].timed = false; }).find("copy: an untimed variant is not benched: say why"),
+            std::string::npos);
+  FamilySpec<Vector, int> zero{.name = "kit_zero", .inputs = 1, .bench_shape = {1 << 10, 256}};
+  zero.variants = {{"id", "ints", int_vector_kernel, int_vector_oracle, {8, 0}}};
+  zero.input_range = {-0.5, 0.5};
+  try {
+    kl::kit::make_family(std::move(zero));
+    FAIL() << "an int input range holding only 0 was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("input_range must hold an int other than 0"), std::string::npos) << e.what();
   }
 }

@@ -35,7 +35,9 @@ struct TimingSummary {
 TimingSummary summarize_timings(std::vector<double> ms);
 
 // Runs `work` `warmup` times untimed, then `reps` times, each timed by its own event pair.
+// `prepare`, if given, runs before every run, outside the timed window (an in-place kernel's
+// input restored).
 TimingSummary time_device_work(const std::function<void(cudaStream_t)>& work, int warmup, int reps,
-                               cudaStream_t stream = nullptr);
+                               cudaStream_t stream = nullptr, const std::function<void(cudaStream_t)>& prepare = {});
 
 }  // namespace kl

@@ -41,24 +41,27 @@ struct Variant : kl::Variant<Shape, Args> {
 
 std::span<const Variant> variants();
 
-// The shape as the kernel reads it, for `kernel-lab run`'s first line: "blocks=2 threads=4 (per
-// block)" for hello and the counter, "rows=R cols=C block=BXxBY" for the matrices, "n=N block=B"
-// for the 1-D kernels, plus "threads=T (in all)" for the two access kernels.
-std::string describe(Kernel kernel, const Shape& shape);
 inline const Variant& variant(std::string_view name) { return find_variant(variants(), name); }
 
 // Inputs: sum_matr X and Y (ints, Y never 0 so an unwritten X element shows), sh_mem_ex `in`
 // (ints), dot3 a and b (3 floats per element in [-100, 100]). Never all zero.
+// What the oracle reads them through: views of Inputs' arrays, or of a kit family's data
+// (family.cpp).
+struct InputView {
+  std::span<const int> x, y;
+  std::span<const float> a3, b3;
+};
 struct Inputs {
   std::vector<int> x, y;
   std::vector<float> a3, b3;  // 3 * n floats each
+  InputView view() const { return {x, y, a3, b3}; }
 };
 Inputs make_inputs(Kernel kernel, const Shape& shape, std::uint64_t seed);
 
 // The expected output, element by element; NaN marks an element the kernel must NOT write
 // (the gaps of the stride-2 writer, the tail past its threads). expected_at is element i of it.
 std::vector<double> oracle(Kernel kernel, const Shape& shape, const Inputs& inputs);
-double expected_at(Kernel kernel, const Shape& shape, const Inputs& inputs, std::size_t i);
+double expected_at(Kernel kernel, const Shape& shape, const InputView& inputs, std::size_t i);
 // Elements of the output buffer (cols for the access kernels, 1 for the counter, rows*cols otherwise).
 std::size_t output_size(Kernel kernel, const Shape& shape);
 
@@ -69,12 +72,9 @@ CaseResult compare_output(Kernel kernel, const std::vector<int>& got, const std:
                           const Inputs& inputs);
 CaseResult compare_output(Kernel kernel, const std::vector<float>& got, const std::vector<double>& want,
                           const Inputs& inputs);
-// The same comparison over the output's raw 4-byte words (floats for coalesced and dot3, ints
-// otherwise), the oracle computed element by element as it goes: what the bench checks a
-// 2^26-element output with, without a 512 MiB vector of expected values.
-CaseResult compare_words(Kernel kernel, const Shape& shape, const Inputs& inputs, const std::vector<std::uint32_t>& words);
-// Whether the kernel writes floats (coalesced, dot3) rather than ints.
-bool float_output(Kernel kernel);
+// The same comparison over a float output the oracle is computed for as it goes (dot3's check
+// in the family's declaration: within dot3_bound of the exact dot product).
+CaseResult compare_floats(Kernel kernel, const Shape& shape, const InputView& inputs, std::span<const float> got);
 
 // Uploads exact-size inputs, poisons a guarded output (sum_matr: X uploaded into it), launches,
 // checks guards and compares: ints exactly; dot3 within gamma(3) * sum |a_i b_i| of a double
