@@ -95,10 +95,11 @@ TEST(Registry, PerturbationFindingsAreRunnableAndHaveACleanFix) {
     }
     // parse() takes every family's run flags: each one the finding passes must be the variant's.
     const kl::Family& family = kl::find_family(p.variant->family);
-    for (const std::string& arg : f.run_args)
-      if (arg.rfind("--", 0) == 0)
-        EXPECT_TRUE(family.run_takes(p.variant->name, arg.substr(2))) << f.repro << ": " << p.variant->id()
-                                                                       << " runs take no " << arg;
+    for (const std::string& arg : f.run_args) {
+      if (arg.rfind("--", 0) != 0) continue;
+      EXPECT_TRUE(family.run_takes(p.variant->name, arg.substr(2))) << f.repro << ": " << p.variant->id()
+                                                                     << " runs take no " << arg;
+    }
   }
   EXPECT_GE(found, 4) << "the four planted cross-block bugs of the perturb tier";
 }
