@@ -11,11 +11,13 @@
 #include "kl/guarded_buffer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 namespace kl::cli {
@@ -98,6 +100,11 @@ Bench::Bench(bench::RepetitionPolicy policy, std::ostream& log) : policy_(policy
 }
 
 Bench::~Bench() = default;
+
+void Bench::cool_down() {
+  KL_CUDA_CHECK(cudaDeviceSynchronize());
+  std::this_thread::sleep_for(std::chrono::milliseconds(cool_down_ms));
+}
 
 void Bench::flush_l2(cudaStream_t stream) {
   KL_CUDA_CHECK(cudaMemsetAsync(l2_flush_.data(), static_cast<int>(++flush_round_ & 0xff), l2_flush_.size(), stream));

@@ -118,6 +118,13 @@ class Bench {
   // the reference case) and checked against the roofline (a ceiling must be physical too).
   void read_against_reference(bench::Result& r, bool is_reference, const std::string& name, const std::string& how,
                               const std::function<bench::Result()>& measure_reference);
+  // Waits until the GPU has drained, then idles it for cool_down_ms, so a power-hungry case starts
+  // on the same power budget as its reference, whatever ran before it. On the H100 a tensor-core
+  // GEMM benched right after another case reads up to 12% slower (the SW power cap: the budget the
+  // previous case spent); 100 ms of idle restores it (50 ms: 704-715 TFLOPS, 100 ms: 718-721,
+  // 400 ms: 721-723, none: 665-675, for rung 35 after mma_sync_pipeline at 4096^3).
+  void cool_down();
+  static constexpr int cool_down_ms = 150;
   // Device-to-device cudaMemcpy of 1 GiB, GB/s of bytes read plus written: the memory-bound ceiling.
   double d2d_copy_gbps();
   // The ceilings of a memory-bound case that moves `bytes` (read plus written), measured once per
