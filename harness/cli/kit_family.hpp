@@ -198,14 +198,6 @@ CaseResult compare(std::span<const T> got, std::span<const T> want, int ulps) {
   return r;
 }
 
-// The canary words of a guarded output's report on a comparison (whose unwritten count is the
-// one that knows which elements had to be written).
-inline void take_canaries(CaseResult& r, const GuardReport& g) {
-  r.guards.damaged_before = g.damaged_before;
-  r.guards.damaged_after = g.damaged_after;
-  r.guards.first_damaged_after = g.first_damaged_after;
-}
-
 template <class Out>
 constexpr const char* out_name() {
   static_assert(std::is_same_v<Out, float> || std::is_same_v<Out, double> || std::is_same_v<Out, int>,
@@ -296,7 +288,7 @@ class KitFamily {
     o.result = check(v, shape, data, o.out);
     // The oracle's comparison knows which elements had to be written; a family's check does not.
     if (spec_.check) o.result.guards = out.inspect();
-    else take_canaries(o.result, out.inspect());
+    else o.result.take_canaries(out.inspect());
     return o;
   }
 

@@ -23,6 +23,12 @@ void CaseResult::add_mismatch(const Mismatch& m) {
   ++mismatch_count;
 }
 
+void CaseResult::take_canaries(const GuardReport& g) {
+  guards.damaged_before = g.damaged_before;
+  guards.damaged_after = g.damaged_after;
+  guards.first_damaged_after = g.first_damaged_after;
+}
+
 std::string CaseResult::describe() const {
   std::ostringstream os;
   os.precision(9);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
+#include <type_traits>
 
 using kl::kit::FamilySpec;
 using kl::kit::Matrix;
@@ -64,7 +65,14 @@ const kl::Family& launched_family() {
   return *f;
 }
 
-std::string refusal_of(FamilySpec<Matrix> spec) {
+// What make_family says of a spec it refuses ("" when it takes it). A joined spec's parts live
+// as long as the program (the family it would join points into them): kept reachable here.
+template <class Spec>
+std::string refusal_of(Spec spec) {
+  if constexpr (std::is_same_v<Spec, kl::kit::Joined>) {
+    static auto* refused = new std::vector<kl::kit::Joined>;  // never destroyed, as a family is not
+    refused->push_back(spec);
+  }
   try {
     kl::kit::make_family(std::move(spec));
   } catch (const std::invalid_argument& e) {
@@ -353,18 +361,6 @@ const kl::Family& joined_family() {
   return *f;
 }
 
-std::string joined_refusal(kl::kit::Joined j) {
-  // A part lives as long as the program (the family it would join points into it): kept here, so
-  // a refused join's parts stay reachable.
-  static auto* refused = new std::vector<kl::kit::Joined>;  // never destroyed, as a family is not
-  refused->push_back(j);
-  try {
-    kl::kit::make_family(std::move(j));
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 
@@ -434,20 +430,20 @@ TEST(KitJoined, IntInputsWidthAndUntouched) {
 
 TEST(KitJoined, MistakesAreRefusedNamingTheRule) {
   (void)joined_family();
-  EXPECT_NE(joined_refusal(joined_spec("kit_joined")).find("kit family 'kit_joined' made twice"), std::string::npos);
+  EXPECT_NE(refusal_of(joined_spec("kit_joined")).find("kit family 'kit_joined' made twice"), std::string::npos);
   kl::kit::Joined misnamed = joined_spec("kit_misnamed");
   misnamed.name = "kit_other";
-  EXPECT_NE(joined_refusal(misnamed).find("a part is named 'kit_misnamed'"), std::string::npos);
+  EXPECT_NE(refusal_of(misnamed).find("a part is named 'kit_misnamed'"), std::string::npos);
   kl::kit::Joined twice = joined_spec("kit_twice");
   twice.parts.push_back(twice.parts[0]);
-  EXPECT_NE(joined_refusal(twice).find("variant 'add' in two parts"), std::string::npos);
+  EXPECT_NE(refusal_of(twice).find("variant 'add' in two parts"), std::string::npos);
   kl::kit::Joined short_order = joined_spec("kit_short");
   short_order.order.pop_back();
-  EXPECT_NE(joined_refusal(short_order).find("order names 3 variants, the parts hold 4"), std::string::npos);
+  EXPECT_NE(refusal_of(short_order).find("order names 3 variants, the parts hold 4"), std::string::npos);
   kl::kit::Joined wrong_order = joined_spec("kit_wrong");
   wrong_order.order[0] = "nope";
-  EXPECT_NE(joined_refusal(wrong_order).find("order names 'nope', no part's variant"), std::string::npos);
-  EXPECT_NE(joined_refusal({"kit_empty", {}, {}}).find("no parts"), std::string::npos);
+  EXPECT_NE(refusal_of(wrong_order).find("order names 'nope', no part's variant"), std::string::npos);
+  EXPECT_NE(refusal_of(kl::kit::Joined{"kit_empty", {}, {}}).find("no parts"), std::string::npos);
 }
 
 TEST(KitSpec, InPlaceWidthAndUntimedMistakes) {
@@ -469,10 +465,5 @@ TEST(KitSpec, InPlaceWidthAndUntimedMistakes) {
   FamilySpec<Vector, int> zero{.name = "kit_zero", .inputs = 1, .bench_shape = {1 << 10, 256}};
   zero.variants = {{"id", "ints", int_vector_kernel, int_vector_oracle, {8, 0}}};
   zero.input_range = {-0.5, 0.5};
-  try {
-    kl::kit::make_family(std::move(zero));
-    FAIL() << "an int input range holding only 0 was taken";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("input_range must hold an int other than 0"), std::string::npos) << e.what();
-  }
+  EXPECT_NE(refusal_of(std::move(zero)).find("input_range must hold an int other than 0"), std::string::npos);
 }

@@ -27,6 +27,9 @@ struct CaseResult {
   std::string describe() const;
   // Records a mismatch, keeping only the first few for the report.
   void add_mismatch(const Mismatch& m);
+  // Takes the canary words of a guarded output's report; the unwritten count stays this
+  // comparison's, which knows the elements the kernel must leave alone.
+  void take_canaries(const GuardReport& g);
 };
 
 inline constexpr std::size_t max_reported_mismatches = 8;
