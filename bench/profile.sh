@@ -51,9 +51,9 @@ case $family in
     ;;
   tensor)
     registry_family=matmul
-    variants=(wmma_global wmma_shared mma_sync_pipeline wgmma_tma wgmma_persistent wgmma_tma_store)
+    variants=(wmma_global wmma_shared mma_sync_pipeline wgmma_tma wgmma_persistent wgmma_tma_store wgmma_stream_k)
     run_args=(--m 4096 --n 4096 --k 4096 --reps 1)
-    kernels='wmma_global|wmma_shared|mma_sync_pipeline|wgmma_tma|wgmma_persistent|wgmma_tma_store'  # never GemmEx's, nor the FP16 staging
+    kernels='wmma_global|wmma_shared|mma_sync_pipeline|wgmma_tma|wgmma_persistent|wgmma_tma_store|wgmma_stream_k'  # never GemmEx's, nor the FP16 staging
     ;;
   *)
     echo "profile.sh: no profile for family '$family' (matmul, reduction, sgemm, tensor)" >&2

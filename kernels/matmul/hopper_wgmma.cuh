@@ -1,4 +1,4 @@
-// What the Hopper rungs (33_wgmma_tma.cu, 34_wgmma_persistent.cu, 35_wgmma_tma_store.cu) share:
+// What the Hopper rungs (33_wgmma_tma.cu .. 36_wgmma_stream_k.cu) share:
 // the TMA copies in and out, the shared-memory matrix descriptor and the 64x256x16 warpgroup MMA
 // with its fences, and the tensor maps the host builds for A, B and C. sm_90a only: included by
 // translation units built for it.
@@ -122,13 +122,15 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   return encode;
 }
 
-// A row-major rows x cols matrix of `element_bytes`-byte elements, copied in boxes of box_rows x
-// box_cols with the 128-byte swizzle (box_cols * element_bytes must be 128).
+// A row-major rows x cols matrix of `element_bytes`-byte elements, rows `pitch` elements apart
+// (0: cols; pitch * element_bytes must be a multiple of 16), copied in boxes of box_rows x
+// box_cols with the 128-byte swizzle (box_cols * element_bytes must be 128). A box that overhangs
+// the matrix loads zeros there and stores only its part inside (rung 36 relies on both).
 inline CUtensorMap swizzled_map(CUtensorMapDataType type, int element_bytes, const void* matrix, int rows, int cols,
-                                int box_rows, int box_cols) {
+                                int box_rows, int box_cols, std::int64_t pitch = 0) {
   CUtensorMap map{};
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t row_bytes[1] = {static_cast<cuuint64_t>(cols) * static_cast<cuuint64_t>(element_bytes)};
+  const cuuint64_t row_bytes[1] = {static_cast<cuuint64_t>(pitch == 0 ? cols : pitch) * static_cast<cuuint64_t>(element_bytes)};
   const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
   const cuuint32_t element_strides[2] = {1, 1};
   const CUresult r = tensor_map_encoder()(&map, type, 2, const_cast<void*>(matrix), dims, row_bytes, box,
@@ -160,12 +162,14 @@ inline unsigned persistent_blocks(const void* kernel, int threads, int smem_byte
 }
 
 // A and B: FP16, boxes 64 halves wide.
-inline CUtensorMap tensor_map(const __half* matrix, int rows, int cols, int box_rows, int box_cols) {
-  return swizzled_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, matrix, rows, cols, box_rows, box_cols);
+inline CUtensorMap tensor_map(const __half* matrix, int rows, int cols, int box_rows, int box_cols,
+                              std::int64_t pitch = 0) {
+  return swizzled_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, matrix, rows, cols, box_rows, box_cols, pitch);
 }
 // C: FP32, boxes 32 floats wide.
-inline CUtensorMap tensor_map_f32(const float* matrix, int rows, int cols, int box_rows, int box_cols) {
-  return swizzled_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, matrix, rows, cols, box_rows, box_cols);
+inline CUtensorMap tensor_map_f32(const float* matrix, int rows, int cols, int box_rows, int box_cols,
+                                  std::int64_t pitch = 0) {
+  return swizzled_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, matrix, rows, cols, box_rows, box_cols, pitch);
 }
 
 }  // namespace kl::matmul::hopper

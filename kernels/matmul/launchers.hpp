@@ -37,7 +37,7 @@ void launch_cp_async_pipeline(const Args& args, cudaStream_t stream);
 void launch_register_prefetch(const Args& args, cudaStream_t stream);
 void launch_tuned(const Args& args, cudaStream_t stream);
 
-// The tensor-core ladder beyond the seeds (files 30..33): FP16 A and B staged into zero-padded
+// The tensor-core ladder beyond the seeds (files 30..36): FP16 A and B staged into zero-padded
 // whole tiles of each rung's tile (stage_half_tiles, tensor_core_tiles.hpp), then the kernel alone.
 extern const TileShape wmma_global_tile, wmma_shared_tile, mma_sync_pipeline_tile, wgmma_tma_tile, wgmma_persistent_tile,
     wgmma_tma_store_tile;
@@ -47,15 +47,18 @@ void launch_mma_sync_pipeline_staged(const Args& args, cudaStream_t stream);
 void launch_wgmma_tma_staged(const Args& args, cudaStream_t stream);
 void launch_wgmma_persistent_staged(const Args& args, cudaStream_t stream);
 void launch_wgmma_tma_store_staged(const Args& args, cudaStream_t stream);
+// Rung 36 takes every shape: A and B staged as FP16 at their own sizes (stage_half_rows).
+void launch_wgmma_stream_k_staged(const Args& args, cudaStream_t stream);
 // "" when this process's GPU runs the sm_90a rung, else why it does not apply (cached).
 std::string wgmma_tma_unavailable();
 std::string wgmma_persistent_unavailable();
 std::string wgmma_tma_store_unavailable();
+std::string wgmma_stream_k_unavailable();
 
 inline constexpr int bounds_tile = 16;  // seed 001's TILE_SIZE
 inline constexpr int padded_tile = 32;
 
-enum class ScratchSlot { transposed_b = 0, half_a = 1, half_b = 2, padded_a = 3, padded_b = 4, padded_c = 5 };
+enum class ScratchSlot { transposed_b = 0, half_a = 1, half_b = 2, padded_a = 3, padded_b = 4, padded_c = 5, partials = 6 };
 // Device memory of exactly `bytes` for one staged input, reused across launches.
 void* scratch(ScratchSlot slot, std::size_t bytes);
 

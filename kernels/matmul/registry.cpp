@@ -86,6 +86,11 @@ std::string wgmma_tma_store_rule(const Shape& s) {
   if (std::string rule = whole_tiles<wgmma_tma_store_tile>(s); !rule.empty()) return rule;
   return wgmma_tma_store_unavailable();
 }
+// Rung 36 reads and writes through TMA's bounds: any shape the int indexing takes, no padding.
+std::string wgmma_stream_k_rule(const Shape& s) {
+  if (std::string rule = no_bias(s); !rule.empty()) return rule;
+  return wgmma_stream_k_unavailable();
+}
 
 // The tensor-core rungs' staging: FP16 copies padded to the rung's whole tiles.
 template <const TileShape& tile>
@@ -230,6 +235,14 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         wgmma_tma_store_rule, stage_then_launch<stage_half<wgmma_tma_store_tile>, launch_wgmma_tma_store_staged>},
        InputPrecision::fp16, stage_half<wgmma_tma_store_tile>, launch_wgmma_tma_store_staged},
+      {{{"matmul", "wgmma_stream_k", seed004, "-",
+         "Beyond the seeds, rung 35 with stream-K: the k-steps of the last waves' tiles are dealt out "
+         "evenly, blocks that share a tile add their partials through global memory (a ticket names "
+         "the finisher; the sum in block order), and TMA's bounds replace the padded copies, so every "
+         "SM works on every shape. Does not apply off sm_90a.",
+         Role::teaching, {}},
+        wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_wgmma_stream_k_staged>},
+       InputPrecision::fp16, stage_half_rows, launch_wgmma_stream_k_staged},
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",

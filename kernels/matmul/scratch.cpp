@@ -15,7 +15,7 @@
 namespace kl::matmul {
 
 void* scratch(ScratchSlot slot, std::size_t bytes) {
-  static std::array<DeviceBuffer<unsigned char>, 6> buffers;
+  static std::array<DeviceBuffer<unsigned char>, 7> buffers;
   DeviceBuffer<unsigned char>& buf = buffers.at(static_cast<std::size_t>(slot));
   if (buf.size() != bytes) {
     buf = DeviceBuffer<unsigned char>();  // cudaFree synchronises with pending work first

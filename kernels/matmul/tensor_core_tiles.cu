@@ -60,4 +60,20 @@ void launch_half_tiles(const Args& args, cudaStream_t stream, TileShape tile, Ha
   copy_corner_back(c, p.n, args.c, s, stream);
 }
 
+void stage_half_rows(const Args& args, cudaStream_t stream) {
+  const Shape& s = args.shape;
+  const HalfRows h = staged_half_rows(s);
+  stage_padded(args.a, s.m, s.k, const_cast<__half*>(h.a), s.m, h.a_pitch, stream);
+  stage_padded(args.b, s.k, s.n, const_cast<__half*>(h.b), s.k, h.b_pitch, stream);
+}
+
+HalfRows staged_half_rows(const Shape& s) {
+  HalfRows h;
+  h.a_pitch = half_row_pitch(s.k);
+  h.b_pitch = half_row_pitch(s.n);
+  h.a = half_copy(ScratchSlot::half_a, s.m, h.a_pitch);
+  h.b = half_copy(ScratchSlot::half_b, s.k, h.b_pitch);
+  return h;
+}
+
 }  // namespace kl::matmul

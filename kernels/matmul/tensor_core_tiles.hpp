@@ -10,6 +10,8 @@
 
 #include <cuda_fp16.h>
 
+#include <cstdint>
+
 namespace kl::matmul {
 
 // A rung's kernel launch on row-major FP16 A (m x k), B (k x n) and FP32 C (m x n), whole tiles.
@@ -19,5 +21,17 @@ using HalfTileLaunch = void (*)(int m, int n, int k, const __half* a, const __ha
 void stage_half_tiles(const Args& args, cudaStream_t stream, TileShape tile);
 // Runs `launch` on the copies stage_half_tiles wrote for the same shape and tile.
 void launch_half_tiles(const Args& args, cudaStream_t stream, TileShape tile, HalfTileLaunch launch);
+
+// Rung 36 reads A and B through TMA's bounds (the copy engine fills zeros past the edges), so its
+// FP16 copies keep A's and B's own sizes; only each row is padded to a multiple of 8 halves, as
+// a TMA row pitch must be a multiple of 16 bytes. Pitches count elements.
+struct HalfRows {
+  const __half* a = nullptr;
+  const __half* b = nullptr;
+  std::int64_t a_pitch = 0, b_pitch = 0;
+};
+inline std::int64_t half_row_pitch(std::int64_t cols) { return (cols + 7) / 8 * 8; }
+void stage_half_rows(const Args& args, cudaStream_t stream);
+HalfRows staged_half_rows(const Shape& s);
 
 }  // namespace kl::matmul

@@ -6,6 +6,7 @@
 #include "kl/guarded_buffer.hpp"
 #include "kl/matmul.hpp"
 #include "kl/matmul_oracle.hpp"
+#include "kl/matmul_stream_k.hpp"
 #include "kl/test_env.hpp"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <cstring>
 #include <iostream>
 
 using namespace kl::matmul;
@@ -173,13 +175,14 @@ std::vector<std::string> tensor_core_rungs() {
   return names;
 }
 
-TEST(MatmulTensorCores, TheLadderHasSixRungs) {
-  EXPECT_EQ(tensor_core_rungs(), (std::vector<std::string>{"wmma_global", "wmma_shared", "mma_sync_pipeline",
-                                                           "wgmma_tma", "wgmma_persistent", "wgmma_tma_store"}));
+TEST(MatmulTensorCores, TheLadderHasSevenRungs) {
+  EXPECT_EQ(tensor_core_rungs(),
+            (std::vector<std::string>{"wmma_global", "wmma_shared", "mma_sync_pipeline", "wgmma_tma", "wgmma_persistent",
+                                      "wgmma_tma_store", "wgmma_stream_k"}));
 }
 
 // The rungs built for sm_90a (they apply on compute capability 9.0 only).
-const std::vector<std::string> hopper_rungs = {"wgmma_tma", "wgmma_persistent", "wgmma_tma_store"};
+const std::vector<std::string> hopper_rungs = {"wgmma_tma", "wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k"};
 bool hopper_rung(const std::string& name) {
   return std::find(hopper_rungs.begin(), hopper_rungs.end(), name) != hopper_rungs.end();
 }
@@ -258,7 +261,8 @@ TEST(MatmulTensorCores, TheHopperRingsAreExactWhereverTheyWrap) {
 // The persistent rungs' ring runs on across the tiles of a block: with more tiles than the GPU
 // holds blocks (the H100's 132 SMs) some blocks take two, and with k = 320 (five k-steps, four
 // slots) the second tile starts mid-lap, its barriers a phase along; rung 35's staging of C is
-// reused from one tile to the next. One oracle for both rungs (it, not the GPU, is the cost).
+// reused from one tile to the next, and rung 36 takes them whole as well (five k-steps: too few
+// to deal out). One oracle for the three rungs (it, not the GPU, is the cost).
 TEST(MatmulTensorCores, ThePersistentRingsRunOnAcrossTiles) {
   if (kl::sanitizer_small_mode()) GTEST_SKIP() << "more tiles than SMs of small-integer oracle: too slow under a sanitizer";
   if (!variant("wgmma_persistent").supports({128, 256, 64}))
@@ -269,13 +273,57 @@ TEST(MatmulTensorCores, ThePersistentRingsRunOnAcrossTiles) {
   const Shape shape{128 * tiles_m, 256 * tiles_n, 320};
   const Inputs in = make_inputs(shape, Data::small_integers, 17);
   const std::vector<Expected> want = expected_elements(in, shape, InputPrecision::fp16);
-  for (const char* name : {"wgmma_persistent", "wgmma_tma_store"}) {
+  for (const char* name : {"wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k"}) {
     std::vector<float> got;
     const CaseResult r = run_case(variant(name), shape, in, want, &got);
     EXPECT_TRUE(r.ok()) << name << ": " << r.describe();
     std::size_t inexact = 0;
     for (std::size_t e = 0; e < want.size(); ++e) inexact += static_cast<double>(got[e]) != want[e].value;
     EXPECT_EQ(inexact, 0u) << name << " m=" << shape.m << " n=" << shape.n << " k=320: small integers must be bit-exact";
+  }
+}
+
+// Rung 36 deals k-steps out among blocks where tiles are fewer than SMs (kl/matmul_stream_k.hpp);
+// the shapes are chosen so that its plan on this GPU shares tiles: 4 tiles among 8 blocks each
+// (n = 257: C through scratch), 4 among 33 (more sharers than a tile has units), 32 in aligned
+// quarters with C's edges inside the last tiles, and 100 tiles whose shares cross tile edges (k
+// off the step too). Small integers: bit-exact whoever stores which part. Random data: within the
+// bound, and the same bits on a second run, since the partials are added in block order, not in
+// the order they arrived (the perturbation tier reorders the arrivals and runs this test too).
+TEST(MatmulTensorCores, TheStreamKRungAddsSharedTilesExactlyAndInOneOrder) {
+  const Variant& v = variant("wgmma_stream_k");
+  if (!v.supports({128, 256, 64})) GTEST_SKIP() << v.unsupported({128, 256, 64});
+  const int sms = kl::device_facts().sm_count;
+  const std::vector<Shape> shapes =
+      kl::sanitizer_small_mode()
+          ? std::vector<Shape>{{129, 257, 2048}}
+          : std::vector<Shape>{{129, 257, 2048}, {256, 512, 64 * sms}, {1000, 1000, 3000}, {1277, 2555, 4000}};
+  for (const Shape& shape : shapes) {
+    const std::string where = "m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) +
+                              " k=" + std::to_string(shape.k);
+    const stream_k::Plan plan = stream_k::plan_for(shape.m, shape.n, shape.k, sms);
+    ASSERT_GT(plan.sk_tiles, 0) << where << ": the shape must be dealt out by k-step on this GPU";
+    int most_sharers = 0;
+    for (int t = 0; t < plan.sk_tiles; ++t) most_sharers = std::max(most_sharers, plan.sharers(t));
+    ASSERT_GE(most_sharers, 2) << where << ": no tile is shared";
+    const Inputs exact = make_inputs(shape, Data::small_integers, 19), random = make_inputs(shape, Data::random, 20);
+    const std::vector<Expected> exact_want = expected_elements(exact, shape, InputPrecision::fp16);
+    std::vector<float> got;
+    const CaseResult r = run_case(v, shape, exact, exact_want, &got);
+    EXPECT_TRUE(r.ok()) << where << ": " << r.describe();
+    std::size_t inexact = 0;
+    for (std::size_t e = 0; e < exact_want.size(); ++e) inexact += static_cast<double>(got[e]) != exact_want[e].value;
+    EXPECT_EQ(inexact, 0u) << where << ": small integers must be bit-exact";
+    const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp16);
+    std::vector<float> first, second;
+    const CaseResult r1 = run_case(v, shape, random, random_want, &first);
+    const CaseResult r2 = run_case(v, shape, random, random_want, &second);
+    EXPECT_TRUE(r1.ok()) << where << ": " << r1.describe();
+    EXPECT_TRUE(r2.ok()) << where << ": " << r2.describe();
+    ASSERT_EQ(first.size(), second.size());
+    std::size_t differ = 0;
+    for (std::size_t e = 0; e < first.size(); ++e) differ += std::memcmp(&first[e], &second[e], sizeof(float)) != 0;
+    EXPECT_EQ(differ, 0u) << where << ": two runs on the same inputs gave different bits";
   }
 }
 

@@ -1,0 +1,369 @@
+// Teaches (beyond the seeds): every SM busy on every shape. Rung 35 deals whole 128x256 tiles of
+// C round robin, so a shape with fewer tiles than SMs (1024 x 1024 x 16384: 32 tiles for 132)
+// leaves most SMs idle, and a shape off the tile runs on zero-padded copies. Here:
+//  - stream-K (kl/matmul_stream_k.hpp): where tiles are fewer than SMs, their k-steps are dealt
+//    out evenly (there: 128 blocks, each a quarter of one tile's k, all at the same k offsets).
+//    A block that shares a tile writes its partial sum to global memory and announces it; once a
+//    tile's sharers all have (the launch is cooperative, so they are all resident), each sharer
+//    adds up some of the tile's eight 64x64 units from every partial, in block order (the same
+//    bits whatever the timing), and stores them through the staging as whole tiles are. Every
+//    block announces all its partials before its fix-up waits for anyone's: no wait closes a cycle;
+//  - no padding: TMA fills zeros where a box overhangs A or B and clips its stores at C's edges,
+//    so A, B and C keep their own sizes (rows padded to 16 bytes only where TMA requires it).
+// What did not pay (docs/TENSOR_CORE_LADDER.md): the last sharer to arrive adding whole tiles
+// alone (its reads were the kernel's tail), shares at scattered k offsets (concurrent blocks stop
+// sharing A and B panels in L2), and the last wave dealt out at 8192^3 (0.905x against 1.00x).
+// The rest is rung 35: persistent blocks, the ring running on across pieces, one producer and two
+// consumer warpgroups, wgmma 64x256x16, C through swizzled staging and TMA stores. Every wait has
+// a time limit, after which the kernel traps; the perturbation build delays blocks at entry, the
+// producer before it fills a slot, a consumer before it frees one, stores its partial or
+// announces it, and a waiting consumer at every look at the count.
+// Seed: 004_f92a7ab1d28b5b9a.txt section 11 (cublasGemmEx's tensor cores); PTX ISA 8.x.
+#include "launchers.hpp"
+#include "tensor_core_tiles.hpp"
+
+#include "kl/check.hpp"
+#include "kl/device_buffer.hpp"
+#include "kl/matmul_stream_k.hpp"
+#include "kl/mbarrier.cuh"
+#include "kl/perturb.cuh"
+
+#include "hopper_wgmma.cuh"
+
+#include <climits>
+#include <cstdint>
+#include <string>
+
+namespace kl::matmul {
+namespace {
+
+using namespace hopper;
+using stream_k::Piece;
+using stream_k::Pieces;
+using stream_k::Plan;
+
+constexpr int block_m = stream_k::tile_m, block_n = stream_k::tile_n, block_k = stream_k::step_k;
+constexpr int stages = 4;
+constexpr int consumers = 2;
+constexpr int threads = 128 * (1 + consumers);
+constexpr int box_n = 64;
+constexpr int a_stage_bytes = block_m * block_k * 2;
+constexpr int b_stage_bytes = block_k * block_n * 2;
+constexpr int b_box_bytes = block_k * box_n * 2;
+constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
+constexpr int c_box_cols = 32;                          // 128 bytes of FP32: one swizzle row
+constexpr int c_box_bytes = 64 * c_box_cols * 4;         // 8 KiB: 64 rows of a consumer's half
+constexpr int staging_bytes = 2 * c_box_bytes;           // 64 columns at a time, per consumer
+constexpr int smem_bytes = ring_bytes + consumers * staging_bytes + 2 * stages * 8 + 1024;
+static_assert(smem_bytes + 2 * 4 <= 232448, "an H100 block has at most 227 KiB of shared memory");
+constexpr int half_tile_floats = 64 * block_n;           // one consumer's partial
+constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;
+
+struct Tile {
+  int row, col;
+};
+
+// Tile `id` of C in rung 33's grouped order: groups of group_rows tile rows, down each column of
+// a group before the next. The stream-K tiles are the first ids.
+constexpr int group_rows = 16;
+__device__ __forceinline__ Tile raster(int id, const Plan& p) {
+  const int per_group = group_rows * p.tiles_n;
+  const int first_row = id / per_group * group_rows;
+  const int rows = min(group_rows, p.tiles_m - first_row);
+  const int in_group = id % per_group;
+  return {(first_row + in_group % rows) * block_m, in_group / rows * block_n};
+}
+
+// Columns 64q .. 64q+63 of one consumer's 64 x 256 half of C, from its accumulators, through the
+// swizzled staging and two TMA stores (rung 35's epilogue, a quarter of it); TMA writes only the
+// part inside C. Called with q a constant (unrolled loops): d's indices must be.
+__device__ __forceinline__ void store_quarter(const float (&d)[128], int q, Tile t, int consumer, std::uint32_t mine,
+                                              const CUtensorMap* c_map) {
+  const int warp = static_cast<int>(threadIdx.x % 128) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const bool leader = threadIdx.x % 128 == 0;
+  // Rung 33's accumulator layout: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8 of this
+  // consumer's 64; d[4j .. 4j+3] are columns 8j + 2(lane%4) and the next, of those two rows.
+  const int r0 = warp * 16 + lane / 4;
+  if (leader) bulk_wait_read();  // the previous boxes' copies have read the staging
+  named_barrier(1 + consumer, 128);
+#pragma unroll
+  for (int j = 8 * q; j < 8 * q + 8; ++j) {
+    const int col = j * 8 + 2 * (lane % 4) - 64 * q;  // 0..63 within this quarter
+    const int box = col / c_box_cols, cb = col % c_box_cols;
+    // 128-byte swizzle: the 16-byte unit cb/4 of row r sits at unit (cb/4) ^ (r % 8).
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int r = r0 + 8 * half;
+      const std::uint32_t at = mine + box * c_box_bytes + r * 128 + (((cb / 4) ^ (r % 8)) * 16) + (cb % 4) * 4;
+      st_shared_f2(at, d[4 * j + 2 * half], d[4 * j + 2 * half + 1]);
+    }
+  }
+  fence_proxy_async();  // these writes, seen by the copy engine
+  named_barrier(1 + consumer, 128);
+  if (leader) {
+    for (int box = 0; box < 2; ++box)
+      tma_store(c_map, mine + box * c_box_bytes, t.col + 64 * q + box * c_box_cols, t.row + consumer * 64);
+    bulk_commit();
+  }
+}
+
+// The counters of a shared tile, in PTX (cuda::atomic_ref's operations call a function, its
+// check for local memory, and ptxas serialises every wgmma of a kernel across a call).
+// arrived: sharers' consumer warpgroups whose partial is in place (release); read: units whose
+// partials have been read; the last reader zeroes both for the next launch.
+__device__ __forceinline__ void announce(unsigned* arrived) {
+  asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(arrived) : "memory");
+}
+__device__ __forceinline__ unsigned arrivals(const unsigned* arrived) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(arrived) : "memory");
+  return v;
+}
+__device__ __forceinline__ unsigned count_reads(unsigned* read, unsigned units) {
+  unsigned before;
+  asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], %2;\n" : "=r"(before) : "l"(read), "r"(units) : "memory");
+  return before;
+}
+__device__ __forceinline__ void zero_counter(unsigned* counter) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], 0;\n" ::"l"(counter) : "memory");
+}
+
+// A consumer's partial of a shared tile, in block b's slot. Partials are laid out as the
+// accumulators are (float4 i of consumer thread x at 128 i + x), so each warp's stores and
+// loads are 512 contiguous bytes.
+__device__ __forceinline__ float4* partial_of(float* partials, const Plan& p, int block, int tile, int consumer) {
+  return reinterpret_cast<float4*>(partials + (static_cast<std::size_t>(p.slot(block, tile)) * consumers + consumer) *
+                                                  half_tile_floats);
+}
+
+// Stores this consumer's partial of `tile` and announces it: every thread's stores, then its
+// fence, then the warpgroup's barrier, then one release.
+__device__ __forceinline__ void store_partial(const float (&d)[128], const Plan& p, int tile, int consumer,
+                                              float* partials, unsigned* counters) {
+  const int x = static_cast<int>(threadIdx.x % 128);
+  KL_PERTURB_POINT("a consumer stores its partial tile");
+  float4* mine = partial_of(partials, p, static_cast<int>(blockIdx.x), tile, consumer);
+#pragma unroll
+  for (int i = 0; i < 32; ++i) __stcg(mine + 128 * i + x, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
+  __threadfence();
+  named_barrier(1 + consumer, 128);
+  if (x == 0) {
+    KL_PERTURB_POINT("a consumer announces its partial");
+    announce(counters + 2 * tile);
+  }
+}
+
+// The fix-up of a shared tile, spread over its sharers: the tile's 8 units (consumer c's
+// columns 64q .. 64q+63 are unit 4c + q) go round robin to the sharers in block order, so each
+// reads and stores about 1/sharers of the tile (32 KiB of partials a unit and sharer). A consumer
+// with a unit here waits until every sharer's partial is in place (the launch is cooperative:
+// all sharers are resident), adds the unit's partials in block order (the same bits whatever
+// the timing) and stores the unit through the staging, as whole tiles are. The wait has a time
+// limit, after which the kernel traps instead of hanging.
+__device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int tile, int consumer, float* partials,
+                                            unsigned* counters, std::uint32_t mine, const CUtensorMap* c_map) {
+  const int sharers = p.sharers(tile), first = p.first_block(tile), me = static_cast<int>(blockIdx.x) - first;
+  int units = 0;
+#pragma unroll
+  for (int q = 0; q < 4; ++q) units += (4 * consumer + q) % sharers == me;
+  if (units == 0) return;
+  const int x = static_cast<int>(threadIdx.x % 128);
+  unsigned* arrived = counters + 2 * tile;
+  if (x == 0) {
+    const unsigned long long start = globaltimer_ns();
+    for (unsigned visit = 0; arrivals(arrived) != 2u * static_cast<unsigned>(sharers); ++visit) {
+      KL_PERTURB_POINT_AT("a consumer waits for a tile's partials", visit);
+      if (globaltimer_ns() - start > wait_limit_ns) __trap();
+      __nanosleep(128);
+    }
+  }
+  named_barrier(1 + consumer, 128);  // the leader's acquire, before every thread's loads
+  const Tile t = raster(tile, p);
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    if ((4 * consumer + q) % sharers != me) continue;
+#pragma unroll
+    for (int i = 32 * q; i < 32 * q + 32; ++i) d[i] = 0.0f;
+    // Four partials' loads in flight (128 registers: the other quarters of d are dead here).
+#pragma unroll 4
+    for (int s = 0; s < sharers; ++s) {
+      const float4* part = partial_of(partials, p, first + s, tile, consumer);
+      float4 v[8];
+#pragma unroll
+      for (int i = 0; i < 8; ++i) v[i] = __ldcg(part + 128 * (8 * q + i) + x);
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        float* sum = d + 4 * (8 * q + i);
+        sum[0] += v[i].x;
+        sum[1] += v[i].y;
+        sum[2] += v[i].z;
+        sum[3] += v[i].w;
+      }
+    }
+    store_quarter(d, q, t, consumer, mine, c_map);  // its barriers also order every thread's loads
+  }
+  // The tile's last reader (its 8th unit) zeroes both counters for the next launch.
+  if (x == 0 && count_reads(counters + 2 * tile + 1, static_cast<unsigned>(units)) + units == 8u) {
+    zero_counter(arrived);
+    zero_counter(counters + 2 * tile + 1);
+  }
+}
+
+// The fix-up piece of a block's walk: the tiles its share started and ended in, if shared.
+__device__ __forceinline__ void fix_up(float (&d)[128], const Plan& p, int consumer, float* partials,
+                                      unsigned* counters, std::uint32_t mine, const CUtensorMap* c_map) {
+  int first, last;
+  p.shared_tiles(static_cast<int>(blockIdx.x), first, last);
+  if (first >= 0) fix_up_tile(d, p, first, consumer, partials, counters, mine, c_map);
+  if (last >= 0) fix_up_tile(d, p, last, consumer, partials, counters, mine, c_map);
+}
+
+__global__ void __launch_bounds__(threads, 1)
+    wgmma_stream_k(const __grid_constant__ Plan plan, const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                   const __grid_constant__ CUtensorMap c_map, float* partials, unsigned* counters) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  extern __shared__ unsigned char smem_raw[];
+  const std::uint32_t base = (shared_address(smem_raw) + 1023) & ~1023u;
+  const std::uint32_t a_ring = base, b_ring = base + stages * a_stage_bytes;
+  const std::uint32_t staging = base + ring_bytes;  // consumers' 16 KiB each
+  const std::uint32_t full = staging + consumers * staging_bytes, empty = full + stages * 8;
+  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+  KL_PERTURB_ENTRY();
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) {
+      mbarrier::init(full + 8 * s, 1);
+      mbarrier::init(empty + 8 * s, consumers);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();
+
+  Pieces pieces(plan, static_cast<int>(blockIdx.x));
+  if (warpgroup == 0) {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+    if (threadIdx.x != 0) return;
+    int step = 0;  // k-steps issued by this block, over all its pieces
+    for (Piece piece; pieces.next(piece);) {
+      if (piece.tile == Pieces::fix_up) continue;  // the consumers' work alone
+      const Tile t = raster(piece.tile, plan);
+      for (int kt = piece.k_begin; kt < piece.k_end; ++kt, ++step) {
+        const int slot = step % stages;
+        if (step >= stages) mbarrier::wait(empty + 8 * slot, (step / stages - 1) % 2, wait_limit_ns);
+        KL_PERTURB_POINT_AT("the producer fills a slot", step);
+        // A box overhanging A or B arrives zero-filled, and counts its full size.
+        mbarrier::arrive_expect_bytes(full + 8 * slot, a_stage_bytes + b_stage_bytes);
+        tma_load(a_ring + slot * a_stage_bytes, &a_map, kt * block_k, t.row, full + 8 * slot);
+        for (int box = 0; box < block_n / box_n; ++box)
+          tma_load(b_ring + slot * b_stage_bytes + box * b_box_bytes, &b_map, t.col + box * box_n, kt * block_k,
+                   full + 8 * slot);
+      }
+    }
+    return;
+  }
+
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+  const int consumer = warpgroup - 1;
+  const bool leader = threadIdx.x % 128 == 0;  // frees slots (one arrival a warpgroup), issues C's copies
+  float d[128];
+  int step = 0;
+  for (Piece piece; pieces.next(piece);) {
+    if (piece.tile == Pieces::fix_up) {  // every block has announced all its partials before this
+      fix_up(d, plan, consumer, partials, counters, staging + consumer * staging_bytes, &c_map);
+      continue;
+    }
+#pragma unroll
+    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+    for (int kt = piece.k_begin; kt < piece.k_end; ++kt, ++step) {
+      const int slot = step % stages;
+      mbarrier::wait(full + 8 * slot, (step / stages) % 2, wait_limit_ns);
+      const std::uint32_t a_tile = a_ring + slot * a_stage_bytes + consumer * 64 * 128;
+      const std::uint32_t b_tile = b_ring + slot * b_stage_bytes;
+      wgmma_fence();
+#pragma unroll
+      for (int s = 0; s < block_k / 16; ++s)
+        wgmma_64x256x16(d, descriptor(a_tile + s * 32, 16, 1024), descriptor(b_tile + s * 2048, b_box_bytes, 1024));
+      wgmma_commit();
+      wgmma_wait<1>(d);  // the previous step's wgmmas are done reading its slot
+      if (kt > piece.k_begin && leader) {
+        KL_PERTURB_POINT_AT("a consumer frees a slot", step);
+        mbarrier::arrive(empty + 8 * ((step - 1) % stages));
+      }
+    }
+    wgmma_wait<0>(d);
+    if (leader) mbarrier::arrive(empty + 8 * ((step - 1) % stages));  // the piece's last slot: read
+    if (piece.k_begin != 0 || piece.k_end != plan.k_steps) {
+      store_partial(d, plan, piece.tile, consumer, partials, counters);
+      continue;
+    }
+    const Tile t = raster(piece.tile, plan);
+#pragma unroll
+    for (int q = 0; q < block_n / 64; ++q) store_quarter(d, q, t, consumer, staging + consumer * staging_bytes, &c_map);
+  }
+  if (leader) bulk_wait_all();  // C written before the block's shared memory goes
+#elif defined(__CUDA_ARCH__)
+  __trap();  // compiled for a GPU without sm_90a's instructions: never silently leave C unwritten
+#endif
+}
+
+// Two counters a stream-K tile (kept at zero between launches: allocated zeroed, and each
+// launch's last reader of a tile zeroes its pair).
+unsigned* zeroed_counters(int count) {
+  static DeviceBuffer<unsigned> counters;
+  if (counters.size() != static_cast<std::size_t>(count)) {
+    counters = DeviceBuffer<unsigned>();  // cudaFree synchronises with pending work first
+    counters = DeviceBuffer<unsigned>(static_cast<std::size_t>(count));
+    KL_CUDA_CHECK(cudaMemset(counters.data(), 0, counters.size() * sizeof(unsigned)));
+  }
+  return counters.data();
+}
+
+int resident_blocks() {
+  return static_cast<int>(persistent_blocks(reinterpret_cast<const void*>(&wgmma_stream_k), threads, smem_bytes, INT_MAX));
+}
+
+}  // namespace
+
+std::string wgmma_stream_k_unavailable() {
+  static const std::string reason = sm90a_unavailable(reinterpret_cast<const void*>(&wgmma_stream_k));
+  return reason;
+}
+
+void launch_wgmma_stream_k_staged(const Args& args, cudaStream_t stream) {
+  const Shape& s = args.shape;
+  const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+  const HalfRows h = staged_half_rows(s);
+  const Plan plan = stream_k::plan_for(s.m, s.n, s.k, resident_blocks());
+  // TMA stores need C's rows 16 bytes apart and 16-byte aligned: else C goes through scratch.
+  const bool direct = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0;
+  const std::int64_t c_pitch = direct ? s.n : (s.n + 3) / 4 * 4;
+  float* c = direct ? args.c
+                    : static_cast<float*>(scratch(ScratchSlot::padded_c, static_cast<std::size_t>(s.m * c_pitch) * sizeof(float)));
+  const CUtensorMap a_map = tensor_map(h.a, m, k, block_m, block_k, h.a_pitch);
+  const CUtensorMap b_map = tensor_map(h.b, k, n, block_k, box_n, h.b_pitch);
+  const CUtensorMap c_map = tensor_map_f32(c, m, n, 64, c_box_cols, c_pitch);
+  float* partials = nullptr;
+  unsigned* counters = nullptr;
+  if (plan.sk_tiles > 0) {
+    partials = static_cast<float*>(scratch(ScratchSlot::partials, static_cast<std::size_t>(plan.slots()) * consumers *
+                                                                      half_tile_floats * sizeof(float)));
+    counters = zeroed_counters(2 * plan.sk_tiles);
+  }
+  // With shared tiles, cooperative: their sharers wait for each other's partials, so every block
+  // must be resident at once (the launch fails rather than hang if they cannot be). Whole tiles
+  // alone launch plainly (a cooperative launch cannot overlap the previous kernel's tail).
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(plan.blocks));
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = smem_bytes;
+  config.stream = stream;
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  config.attrs = &cooperative;
+  config.numAttrs = plan.sk_tiles > 0 ? 1 : 0;
+  KL_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_stream_k, plan, a_map, b_map, c_map, partials, counters));
+  if (!direct) copy_corner_back(c, c_pitch, args.c, s, stream);
+}
+
+}  // namespace kl::matmul
