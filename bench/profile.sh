@@ -7,7 +7,7 @@
 #   sgemm:     the SGEMM ladder beyond the seeds (tiled_32, rungs 20..26) at 4096^3, with the
 #              figures that explain each rung's gain: FMA pipe use, issue slots, shared-memory
 #              bank conflicts, registers per thread
-#   tensor:    the tensor-core ladder (rungs 30..35) at 4096^3: tensor pipe use (on the H100 the
+#   tensor:    the tensor-core ladder (rungs 30..36) at 4096^3: tensor pipe use (on the H100 the
 #              HMMA pipe counter counts wgmma's work too; ncu 2025 has no separate GMMA one),
 #              shared-memory bank conflicts, achieved occupancy, registers per thread
 # ncu runs with --clock-control none (the GPU's own boost clock, as the bench times it) on the
