@@ -114,6 +114,9 @@ __device__ __forceinline__ void store_quarter(const float (&d)[128], int q, Tile
 __device__ __forceinline__ void announce(unsigned* arrived) {
   asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(arrived) : "memory");
 }
+__device__ __forceinline__ void announce_relaxed(unsigned* arrived) {  // the planted twin's
+  asm volatile("red.relaxed.gpu.global.add.u32 [%0], 1;\n" ::"l"(arrived) : "memory");
+}
 __device__ __forceinline__ unsigned arrivals(const unsigned* arrived) {
   unsigned v;
   asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(arrived) : "memory");
@@ -136,20 +139,34 @@ __device__ __forceinline__ float4* partial_of(float* partials, const Plan& p, in
                                                   half_tile_floats);
 }
 
+// How a consumer announces its partial: released (after every thread's fence), or, in the
+// planted twin matmul.relaxed_partial_announce, with a relaxed add and no fence.
+enum class Announce { released, relaxed };
+
 // Stores this consumer's partial of `tile` and announces it: every thread's stores, then its
-// fence, then the warpgroup's barrier, then one release.
+// fence, then the warpgroup's barrier, then one release. Each thread's last element goes through
+// a Publisher: a perturbation build holds it until the fence, or, with none, lands it late.
+template <Announce how>
 __device__ __forceinline__ void store_partial(const float (&d)[128], const Plan& p, int tile, int consumer,
                                               float* partials, unsigned* counters) {
   const int x = static_cast<int>(threadIdx.x % 128);
   KL_PERTURB_POINT("a consumer stores its partial tile");
+  perturb::Publisher publish;
   float4* mine = partial_of(partials, p, static_cast<int>(blockIdx.x), tile, consumer);
 #pragma unroll
-  for (int i = 0; i < 32; ++i) __stcg(mine + 128 * i + x, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
-  __threadfence();
+  for (int i = 0; i < 31; ++i) __stcg(mine + 128 * i + x, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
+  float* last = reinterpret_cast<float*>(mine + 128 * 31 + x);
+  __stcg(reinterpret_cast<float2*>(last), make_float2(d[124], d[125]));
+  __stcg(last + 2, d[126]);
+  publish.store(last + 3, d[127]);
+  if constexpr (how == Announce::released) publish.fence();
   named_barrier(1 + consumer, 128);
   if (x == 0) {
     KL_PERTURB_POINT("a consumer announces its partial");
-    announce(counters + 2 * tile);
+    if constexpr (how == Announce::released)
+      announce(counters + 2 * tile);
+    else
+      announce_relaxed(counters + 2 * tile);
   }
 }
 
@@ -218,6 +235,7 @@ __device__ __forceinline__ void fix_up(float (&d)[128], const Plan& p, int consu
   if (last >= 0) fix_up_tile(d, p, last, consumer, partials, counters, mine, c_map);
 }
 
+template <Announce how>
 __global__ void __launch_bounds__(threads, 1)
     wgmma_stream_k(const __grid_constant__ Plan plan, const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                    const __grid_constant__ CUtensorMap c_map, float* partials, unsigned* counters) {
@@ -293,7 +311,7 @@ __global__ void __launch_bounds__(threads, 1)
     wgmma_wait<0>(d);
     if (leader) mbarrier::arrive(empty + 8 * ((step - 1) % stages));  // the piece's last slot: read
     if (piece.k_begin != 0 || piece.k_end != plan.k_steps) {
-      store_partial(d, plan, piece.tile, consumer, partials, counters);
+      store_partial<how>(d, plan, piece.tile, consumer, partials, counters);
       continue;
     }
     const Tile t = raster(piece.tile, plan);
@@ -318,22 +336,18 @@ unsigned* zeroed_counters(int count) {
   return counters.data();
 }
 
+template <Announce how>
 int resident_blocks() {
-  return static_cast<int>(persistent_blocks(reinterpret_cast<const void*>(&wgmma_stream_k), threads, smem_bytes, INT_MAX));
+  return static_cast<int>(
+      persistent_blocks(reinterpret_cast<const void*>(&wgmma_stream_k<how>), threads, smem_bytes, INT_MAX));
 }
 
-}  // namespace
-
-std::string wgmma_stream_k_unavailable() {
-  static const std::string reason = sm90a_unavailable(reinterpret_cast<const void*>(&wgmma_stream_k));
-  return reason;
-}
-
-void launch_wgmma_stream_k_staged(const Args& args, cudaStream_t stream) {
+template <Announce how>
+void launch_stream_k(const Args& args, cudaStream_t stream) {
   const Shape& s = args.shape;
   const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
   const HalfRows h = staged_half_rows(s);
-  const Plan plan = stream_k::plan_for(s.m, s.n, s.k, resident_blocks());
+  const Plan plan = stream_k::plan_for(s.m, s.n, s.k, resident_blocks<how>());
   // TMA stores need C's rows 16 bytes apart and 16-byte aligned: else C goes through scratch.
   const bool direct = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0;
   const std::int64_t c_pitch = direct ? s.n : (s.n + 3) / 4 * 4;
@@ -362,8 +376,23 @@ void launch_wgmma_stream_k_staged(const Args& args, cudaStream_t stream) {
   cooperative.val.cooperative = 1;
   config.attrs = &cooperative;
   config.numAttrs = plan.sk_tiles > 0 ? 1 : 0;
-  KL_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_stream_k, plan, a_map, b_map, c_map, partials, counters));
+  KL_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_stream_k<how>, plan, a_map, b_map, c_map, partials, counters));
   if (!direct) copy_corner_back(c, c_pitch, args.c, s, stream);
+}
+
+}  // namespace
+
+std::string wgmma_stream_k_unavailable() {
+  static const std::string reason = sm90a_unavailable(reinterpret_cast<const void*>(&wgmma_stream_k<Announce::released>));
+  return reason;
+}
+
+void launch_wgmma_stream_k_staged(const Args& args, cudaStream_t stream) {
+  launch_stream_k<Announce::released>(args, stream);
+}
+
+void launch_relaxed_partial_announce_staged(const Args& args, cudaStream_t stream) {
+  launch_stream_k<Announce::relaxed>(args, stream);
 }
 
 }  // namespace kl::matmul

@@ -49,6 +49,8 @@ void launch_wgmma_persistent_staged(const Args& args, cudaStream_t stream);
 void launch_wgmma_tma_store_staged(const Args& args, cudaStream_t stream);
 // Rung 36 takes every shape: A and B staged as FP16 at their own sizes (stage_half_rows).
 void launch_wgmma_stream_k_staged(const Args& args, cudaStream_t stream);
+// PLANTED: rung 36 announcing its partials relaxed, unfenced (matmul.relaxed_partial_announce).
+void launch_relaxed_partial_announce_staged(const Args& args, cudaStream_t stream);
 // "" when this process's GPU runs the sm_90a rung, else why it does not apply (cached).
 std::string wgmma_tma_unavailable();
 std::string wgmma_persistent_unavailable();

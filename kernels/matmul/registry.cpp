@@ -1,5 +1,5 @@
 // The matmul family's table: cuBLAS SGEMM first, then the seeds' ladder, the tensor-core
-// GemmEx, and the planted missing barrier.
+// GemmEx, the planted missing barrier and rung 36's planted relaxed announcement.
 #include "launchers.hpp"
 #include "tensor_core_tiles.hpp"
 
@@ -250,6 +250,16 @@ const std::vector<Variant>& table() {
          {{Checker::racecheck, R"(Race reported between)", "race-tiled-missing-sync",
            {"--m", "64", "--n", "64", "--k", "64", "--reps", "1"}, "matmul.tiled_bounds"}}},
         any_shape, launch_tiled_missing_second_sync}},
+      {{{"matmul", "relaxed_partial_announce", seed004, "-",
+         "PLANTED: rung 36 whose consumers announce a shared tile's partial with a relaxed add and no "
+         "fence: nothing orders the partial's stores before the announcement, so a sharer can add a "
+         "stale partial. Every test and all four sanitizers pass it on the H100; the perturbation "
+         "build lands an unfenced store after the announcement, and the tile comes out wrong.",
+         Role::planted,
+         {{Checker::perturbation, "", "perturb-relaxed-partial-announce",
+           {"--m", "129", "--n", "257", "--k", "2048", "--reps", "1"}, "matmul.wgmma_stream_k"}}},
+        wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_relaxed_partial_announce_staged>},
+       InputPrecision::fp16, stage_half_rows, launch_relaxed_partial_announce_staged},
   };
   return variants;
 }

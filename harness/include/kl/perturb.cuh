@@ -124,16 +124,18 @@ __device__ inline void delay_warp(std::uint32_t point, std::uint32_t visit) {
 #endif
 
 // One thread's stores that other blocks read, and the atomic that tells them the stores are
-// there. In a normal build each call is the plain store or the cuda::atomic_ref operation at
-// device scope it names. In a perturbation build a plain store is held (one at a time) until
-// the next operation that releases, which writes it first, or, past a relaxed operation, until
-// after a delay: later than the atomic, as the memory model allows (it allows later still).
+// there. In a normal build each call is the plain store, the fence or the cuda::atomic_ref
+// operation at device scope it names. In a perturbation build a plain store is held (one at a
+// time) until the next operation that releases or fence(), which write it first, or, past a
+// relaxed operation or at the publisher's end, until after a delay: later than the atomic, as the
+// memory model allows (it allows later still).
 class Publisher {
  public:
   Publisher() = default;
   Publisher(const Publisher&) = delete;
   Publisher& operator=(const Publisher&) = delete;
-  __device__ ~Publisher() { write_held(); }
+  // A store still held when its publisher ends was never published: it lands late.
+  __device__ ~Publisher() { land_late(); }
 
   // Data another block reads once a flag or ticket says it is there. T is 4 or 8 bytes.
   template <class T>
@@ -158,6 +160,13 @@ class Publisher {
     after(order);
   }
 
+  // A fence at device scope (__threadfence()), as a thread makes before a barrier after which
+  // another thread of its block releases their stores: it writes the held store first.
+  __device__ void fence() {
+    write_held();
+    __threadfence();
+  }
+
   // The ticket: an atomic add at device scope; returns the value before it.
   template <class T>
   __device__ T fetch_add(T* p, T value, cuda::memory_order order) {
@@ -174,7 +183,8 @@ class Publisher {
     KL_PERTURB_POINT("before a publishing atomic");
   }
   // Past a relaxed atomic, a held store lands later: other blocks may see the atomic first.
-  __device__ void after(cuda::memory_order) {
+  __device__ void after(cuda::memory_order) { land_late(); }
+  __device__ void land_late() {
     if (held_ == nullptr) return;
     KL_PERTURB_POINT("a store the memory model lets land late");
     write_held();
@@ -191,6 +201,7 @@ class Publisher {
 #else
   __device__ void before(cuda::memory_order) {}
   __device__ void after(cuda::memory_order) {}
+  __device__ void land_late() {}
   __device__ void write_held() {}
 #endif
 };
