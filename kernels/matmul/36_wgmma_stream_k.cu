@@ -17,7 +17,8 @@
 // consumer warpgroups, wgmma 64x256x16, C through swizzled staging and TMA stores. Every wait has
 // a time limit, after which the kernel traps; the perturbation build delays blocks at entry, the
 // producer before it fills a slot, a consumer before it frees one, stores its partial or
-// announces it, and a waiting consumer at every look at the count.
+// announces it, and a waiting consumer at every look at the count. The planted twin
+// matmul.relaxed_partial_announce announces relaxed and unfenced: only that build sees it.
 // Seed: 004_f92a7ab1d28b5b9a.txt section 11 (cublasGemmEx's tensor cores); PTX ISA 8.x.
 #include "launchers.hpp"
 #include "tensor_core_tiles.hpp"
