@@ -44,6 +44,18 @@ void expect_bit_exact(const std::string& name, const Shape& shape, const Inputs&
   EXPECT_EQ(wrong, 0u) << name << " m=" << shape.m << " n=" << shape.n << " k=" << shape.k;
 }
 
+// The same against the oracle computed once by the caller (expected_elements, the GPU's FP64
+// oracle on large shapes): the check passes and every element equals its value exactly.
+void expect_exact_against(const Variant& v, const Shape& shape, const Inputs& in, const std::vector<Expected>& want,
+                          const std::string& where) {
+  std::vector<float> got;
+  const CaseResult r = run_case(v, shape, in, want, &got);
+  EXPECT_TRUE(r.ok()) << where << ": " << r.describe();
+  std::size_t inexact = 0;
+  for (std::size_t e = 0; e < want.size(); ++e) inexact += static_cast<double>(got[e]) != want[e].value;
+  EXPECT_EQ(inexact, 0u) << where << ": small integers must be bit-exact";
+}
+
 }  // namespace
 
 // [[1 2 3] [4 5 6]] x [[7 8] [9 10] [11 12]] = [[58 64] [139 154]]: every variant that takes
@@ -209,12 +221,7 @@ TEST(MatmulTensorCores, EveryRungIsExactAndWithinTheBoundAtTileEdges) {
       ++ran;
       const std::string where = name + " m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) +
                                 " k=" + std::to_string(shape.k);
-      std::vector<float> got;
-      const CaseResult r = run_case(v, shape, exact, exact_want, &got);
-      EXPECT_TRUE(r.ok()) << where << ": " << r.describe();
-      std::size_t inexact = 0;
-      for (std::size_t e = 0; e < exact_want.size(); ++e) inexact += static_cast<double>(got[e]) != exact_want[e].value;
-      EXPECT_EQ(inexact, 0u) << where << ": small integers must be bit-exact";
+      expect_exact_against(v, shape, exact, exact_want, where);
       const CaseResult rr = run_case(v, shape, random, random_want);
       EXPECT_TRUE(rr.ok()) << where << ": " << rr.describe();
       EXPECT_EQ(rr.checked, static_cast<std::size_t>(shape.m * shape.n));
@@ -274,14 +281,9 @@ TEST(MatmulTensorCores, ThePersistentRingsRunOnAcrossTiles) {
   const Shape shape{128 * tiles_m, 256 * tiles_n, 320};
   const Inputs in = make_inputs(shape, Data::small_integers, 17);
   const std::vector<Expected> want = expected_elements(in, shape, InputPrecision::fp16);
-  for (const char* name : {"wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k"}) {
-    std::vector<float> got;
-    const CaseResult r = run_case(variant(name), shape, in, want, &got);
-    EXPECT_TRUE(r.ok()) << name << ": " << r.describe();
-    std::size_t inexact = 0;
-    for (std::size_t e = 0; e < want.size(); ++e) inexact += static_cast<double>(got[e]) != want[e].value;
-    EXPECT_EQ(inexact, 0u) << name << " m=" << shape.m << " n=" << shape.n << " k=320: small integers must be bit-exact";
-  }
+  for (const char* name : {"wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k"})
+    expect_exact_against(variant(name), shape, in, want,
+                         std::string(name) + " m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) + " k=320");
 }
 
 // Rung 36 deals k-steps out among blocks where tiles are fewer than SMs (kl/matmul_stream_k.hpp);
@@ -309,12 +311,7 @@ TEST(MatmulTensorCores, TheStreamKRungAddsSharedTilesExactlyAndInOneOrder) {
     ASSERT_GE(most_sharers, 2) << where << ": no tile is shared";
     const Inputs exact = make_inputs(shape, Data::small_integers, 19), random = make_inputs(shape, Data::random, 20);
     const std::vector<Expected> exact_want = expected_elements(exact, shape, InputPrecision::fp16);
-    std::vector<float> got;
-    const CaseResult r = run_case(v, shape, exact, exact_want, &got);
-    EXPECT_TRUE(r.ok()) << where << ": " << r.describe();
-    std::size_t inexact = 0;
-    for (std::size_t e = 0; e < exact_want.size(); ++e) inexact += static_cast<double>(got[e]) != exact_want[e].value;
-    EXPECT_EQ(inexact, 0u) << where << ": small integers must be bit-exact";
+    expect_exact_against(v, shape, exact, exact_want, where);
     const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp16);
     std::vector<float> first, second;
     const CaseResult r1 = run_case(v, shape, random, random_want, &first);
