@@ -36,7 +36,7 @@ const std::vector<LadderRung>& tensor_core_ladder() {
                           "stores while the tensor cores start the next tile (0.6 M shared-store conflicts: 2-way in "
                           "each half-warp's 8-byte stores)"},
       {"wgmma_stream_k", "at 4096^3 rung 35's plan (whole tiles); at 1024 x 1024 x 16384 128 blocks in aligned "
-                         "quarter-tiles instead of 32 whole tiles: 153 -> 59 us, tensor pipe 71%; off the tile no "
+                         "quarter-tiles instead of 32 whole tiles: ncu 152 -> 58 us, tensor pipe 71%; off the tile no "
                          "padded copies (4000^3: 0.73x -> 0.98x GemmEx)"},
   };
   return rungs;
