@@ -24,7 +24,6 @@
 #include "tensor_core_tiles.hpp"
 
 #include "kl/check.hpp"
-#include "kl/device_buffer.hpp"
 #include "kl/matmul_stream_k.hpp"
 #include "kl/mbarrier.cuh"
 #include "kl/perturb.cuh"
@@ -325,18 +324,6 @@ __global__ void __launch_bounds__(threads, 1)
 #endif
 }
 
-// Two counters a stream-K tile (kept at zero between launches: allocated zeroed, and each
-// launch's last reader of a tile zeroes its pair).
-unsigned* zeroed_counters(int count) {
-  static DeviceBuffer<unsigned> counters;
-  if (counters.size() != static_cast<std::size_t>(count)) {
-    counters = DeviceBuffer<unsigned>();  // cudaFree synchronises with pending work first
-    counters = DeviceBuffer<unsigned>(static_cast<std::size_t>(count));
-    KL_CUDA_CHECK(cudaMemset(counters.data(), 0, counters.size() * sizeof(unsigned)));
-  }
-  return counters.data();
-}
-
 template <Announce how>
 int resident_blocks() {
   return static_cast<int>(
@@ -362,7 +349,9 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
   if (plan.sk_tiles > 0) {
     partials = static_cast<float*>(scratch(ScratchSlot::partials, static_cast<std::size_t>(plan.slots()) * consumers *
                                                                       half_tile_floats * sizeof(float)));
-    counters = zeroed_counters(2 * plan.sk_tiles);
+    // Zeroed when allocated; each launch's last reader of a tile zeroes its pair again.
+    counters = static_cast<unsigned*>(scratch(ScratchSlot::stream_k_counts,
+                                              2 * static_cast<std::size_t>(plan.sk_tiles) * sizeof(unsigned), ScratchFill::zeros));
   }
   // With shared tiles, cooperative: their sharers wait for each other's partials, so every block
   // must be resident at once (the launch fails rather than hang if they cannot be). Whole tiles

@@ -60,9 +60,16 @@ std::string wgmma_stream_k_unavailable();
 inline constexpr int bounds_tile = 16;  // seed 001's TILE_SIZE
 inline constexpr int padded_tile = 32;
 
-enum class ScratchSlot { transposed_b = 0, half_a = 1, half_b = 2, padded_a = 3, padded_b = 4, padded_c = 5, partials = 6 };
+enum class ScratchSlot {
+  transposed_b = 0, half_a = 1, half_b = 2, padded_a = 3, padded_b = 4, padded_c = 5,
+  partials = 6,         // rung 36's partial tiles
+  stream_k_counts = 7,  // rung 36's two counters a shared tile (zero between launches)
+};
+// What a new scratch allocation holds: the lab's poison, or zeros (counters a kernel keeps at zero
+// between its launches).
+enum class ScratchFill { poison, zeros };
 // Device memory of exactly `bytes` for one staged input, reused across launches.
-void* scratch(ScratchSlot slot, std::size_t bytes);
+void* scratch(ScratchSlot slot, std::size_t bytes, ScratchFill fill = ScratchFill::poison);
 
 }  // namespace kl::matmul
 

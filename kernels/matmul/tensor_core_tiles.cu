@@ -63,14 +63,14 @@ void launch_half_tiles(const Args& args, cudaStream_t stream, TileShape tile, Ha
 void stage_half_rows(const Args& args, cudaStream_t stream) {
   const Shape& s = args.shape;
   const HalfRows h = staged_half_rows(s);
-  stage_padded(args.a, s.m, s.k, const_cast<__half*>(h.a), s.m, h.a_pitch, stream);
-  stage_padded(args.b, s.k, s.n, const_cast<__half*>(h.b), s.k, h.b_pitch, stream);
+  stage_padded(args.a, s.m, s.k, h.a, s.m, h.a_pitch, stream);
+  stage_padded(args.b, s.k, s.n, h.b, s.k, h.b_pitch, stream);
 }
 
 HalfRows staged_half_rows(const Shape& s) {
   HalfRows h;
-  h.a_pitch = half_row_pitch(s.k);
-  h.b_pitch = half_row_pitch(s.n);
+  h.a_pitch = (s.k + 7) / 8 * 8;  // halves: 16 bytes
+  h.b_pitch = (s.n + 7) / 8 * 8;
   h.a = half_copy(ScratchSlot::half_a, s.m, h.a_pitch);
   h.b = half_copy(ScratchSlot::half_b, s.k, h.b_pitch);
   return h;

@@ -26,12 +26,12 @@ void launch_half_tiles(const Args& args, cudaStream_t stream, TileShape tile, Ha
 // FP16 copies keep A's and B's own sizes; only each row is padded to a multiple of 8 halves, as
 // a TMA row pitch must be a multiple of 16 bytes. Pitches count elements.
 struct HalfRows {
-  const __half* a = nullptr;
-  const __half* b = nullptr;
+  __half* a = nullptr;
+  __half* b = nullptr;
   std::int64_t a_pitch = 0, b_pitch = 0;
 };
-inline std::int64_t half_row_pitch(std::int64_t cols) { return (cols + 7) / 8 * 8; }
 void stage_half_rows(const Args& args, cudaStream_t stream);
+// The copies stage_half_rows writes for this shape.
 HalfRows staged_half_rows(const Shape& s);
 
 }  // namespace kl::matmul
