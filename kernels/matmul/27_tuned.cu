@@ -34,8 +34,6 @@ Candidate candidate(const char* name) {
 // pipeline stages, FMA order, rasterisation group; sgemm_prefetched.cuh says what each does).
 const std::vector<Candidate>& candidates() {
   using enum prefetched::FmaOrder;
-  using enum prefetched::CopyIssue;
-  using enum prefetched::ALayout;
   static const std::vector<Candidate> list = {
       candidate<Config<128, 128, 8, 32, 64, 2>>("128x128x8_w32x64_t8_s2_rows_g0"),
       candidate<Config<128, 128, 8, 32, 64, 3>>("128x128x8_w32x64_t8_s3_rows_g0"),
@@ -65,28 +63,6 @@ const std::vector<Candidate>& candidates() {
       candidate<Config<128, 128, 16, 64, 64, 2, 16, cols>>("128x128x16_w64x64_t16_s2_cols_g0"),
       candidate<Config<128, 256, 16, 64, 64, 2, 16>>("128x256x16_w64x64_t16_s2_rows_g0"),
       candidate<Config<64, 256, 16, 32, 128, 3, 16>>("64x256x16_w32x128_t16_s3_rows_g0"),
-      candidate<Config<128, 256, 16, 64, 64, 2, 16, cols>>("128x256x16_w64x64_t16_s2_cols_g0"),
-      candidate<Config<128, 256, 16, 64, 64, 2, 16, snake>>("128x256x16_w64x64_t16_s2_snake_g0"),
-      candidate<Config<64, 256, 16, 32, 128, 3, 16, cols>>("64x256x16_w32x128_t16_s3_cols_g0"),
-      candidate<Config<128, 128, 16, 64, 64, 3, 16, cols>>("128x128x16_w64x64_t16_s3_cols_g0"),
-      candidate<Config<64, 128, 16, 32, 64, 3, 8, cols, 4>>("64x128x16_w32x64_t8_s3_cols_g4"),
-      candidate<Config<64, 128, 16, 32, 64, 2, 8, cols>>("64x128x16_w32x64_t8_s2_cols_g0"),
-      candidate<Config<64, 128, 32, 32, 64, 2, 8, cols>>("64x128x32_w32x64_t8_s2_cols_g0"),
-      candidate<Config<128, 64, 16, 64, 32, 3, 8, cols>>("128x64x16_w64x32_t8_s3_cols_g0"),
-      candidate<Config<64, 64, 16, 32, 64, 3, 8, cols>>("64x64x16_w32x64_t8_s3_cols_g0"),
-      candidate<Config<64, 128, 8, 32, 64, 4, 8, cols>>("64x128x8_w32x64_t8_s4_cols_g0"),
-      candidate<Config<64, 128, 16, 32, 64, 3, 8, cols, 0, spread>>("64x128x16_w32x64_t8_s3_cols_g0_spread"),
-      candidate<Config<64, 128, 16, 32, 64, 3, 8, snake, 0, spread>>("64x128x16_w32x64_t8_s3_snake_g0_spread"),
-      candidate<Config<128, 128, 16, 32, 64, 2, 8, snake, 8, spread>>("128x128x16_w32x64_t8_s2_snake_g8_spread"),
-      candidate<Config<128, 256, 16, 64, 64, 2, 16, snake, 0, spread>>("128x256x16_w64x64_t16_s2_snake_g0_spread"),
-      candidate<Config<256, 128, 8, 64, 64, 3, 16>>("256x128x8_w64x64_t16_s3_rows_g0"),
-      candidate<Config<256, 128, 8, 64, 64, 3, 16, cols>>("256x128x8_w64x64_t16_s3_cols_g0"),
-      candidate<Config<256, 128, 8, 64, 64, 3, 16, snake>>("256x128x8_w64x64_t16_s3_snake_g0"),
-      candidate<Config<256, 128, 8, 64, 64, 3, 16, snake, 0, spread>>("256x128x8_w64x64_t16_s3_snake_g0_spread"),
-      candidate<Config<64, 128, 16, 32, 64, 3, 8, cols, 0, at_tile_start, swizzled>>("64x128x16_w32x64_t8_s3_cols_g0_swizzled"),
-      candidate<Config<128, 128, 16, 32, 64, 2, 8, snake, 8, at_tile_start, swizzled>>("128x128x16_w32x64_t8_s2_snake_g8_swizzled"),
-      candidate<Config<128, 128, 16, 32, 64, 2, 8, snake, 8, at_tile_start, padded, 3>>("128x128x16_w32x64_t8_s2_snake_g8_b3"),
-      candidate<Config<128, 128, 8, 32, 64, 2, 8, snake, 8, at_tile_start, padded, 3>>("128x128x8_w32x64_t8_s2_snake_g8_b3"),
   };
   return list;
 }

@@ -29,42 +29,6 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* m
       : "memory");
 }
 
-// ---- thread-block clusters (rung 37)
-
-// This block's rank in its cluster.
-__device__ __forceinline__ unsigned cluster_rank() {
-  unsigned rank = 0;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return rank;
-}
-// Every thread of every block of the cluster: what each did before is seen by all after
-// (mbarrier inits before a peer signals them; a block's last remote arrival before its peer exits).
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-}
-// TMA load of one box into the same shared-memory offset of every block in `blocks` (a bit per
-// cluster rank); each destination's mbarrier at offset `bar` receives the box's bytes.
-__device__ __forceinline__ void tma_load_multicast(std::uint32_t dst, const CUtensorMap* map, int x, int y,
-                                                   std::uint32_t bar, std::uint16_t blocks) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
-      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(bar), "h"(blocks)
-      : "memory");
-}
-// One arrival on the mbarrier at offset `bar` of the cluster's block `rank` (this one included).
-// The default semantics (release at CTA scope): what it orders is the wgmma reads of a ring slot,
-// complete (wgmma.wait_group) before the arrival, against the next TMA write of that slot. A
-// release at cluster scope costs a MEMBAR.ALL.GPU per arrival, which made rung 37 2.1x slower than
-// rung 35 (ncu: 407 us at 4096^3, tensor pipe 37%).
-__device__ __forceinline__ void arrive_in_block(std::uint32_t bar, unsigned rank) {
-  asm volatile(
-      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
-      " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
-      "r"(rank)
-      : "memory");
-}
-
 // C's copy out (rung 35): a box of shared memory to global memory through the copy engine, in
 // the current bulk group; commit closes the group; wait_read waits until every committed group has
 // read its shared memory (the staging may be written again), wait_all until they are complete.

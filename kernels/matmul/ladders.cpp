@@ -38,7 +38,6 @@ const std::vector<LadderRung>& tensor_core_ladder() {
       {"wgmma_stream_k", "at 4096^3 rung 35's plan (whole tiles); at 1024 x 1024 x 16384 128 blocks in aligned "
                          "quarter-tiles instead of 32 whole tiles: ncu 152 -> 58 us, tensor pipe 71%; off the tile no "
                          "padded copies (4000^3: 0.73x -> 0.98x GemmEx)"},
-      {"wgmma_multicast", "no gain over rung 35 (ncu 188.0 -> 189.2 us at 4096^3, 1.46 -> 1.44 ms at 8192^3, tensor pipe 90.8% -> 89.9%): L2 was not the limit"},
   };
   return rungs;
 }
@@ -57,7 +56,7 @@ const std::vector<SweepShape>& tensor_core_sweep_shapes() {
 }
 
 const std::vector<std::string>& tensor_core_swept_rungs() {
-  static const std::vector<std::string> rungs = {"wgmma_tma", "wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k", "wgmma_multicast"};
+  static const std::vector<std::string> rungs = {"wgmma_tma", "wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k"};
   return rungs;
 }
 

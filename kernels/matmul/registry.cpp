@@ -86,10 +86,6 @@ std::string wgmma_tma_store_rule(const Shape& s) {
   if (std::string rule = whole_tiles<wgmma_tma_store_tile>(s); !rule.empty()) return rule;
   return wgmma_tma_store_unavailable();
 }
-std::string wgmma_multicast_rule(const Shape& s) {
-  if (std::string rule = whole_tiles<wgmma_multicast_tile>(s); !rule.empty()) return rule;
-  return wgmma_multicast_unavailable();
-}
 // Rung 36 reads and writes through TMA's bounds: any shape the int indexing takes, no padding.
 std::string wgmma_stream_k_rule(const Shape& s) {
   if (std::string rule = no_bias(s); !rule.empty()) return rule;
@@ -247,14 +243,6 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_wgmma_stream_k_staged>},
        InputPrecision::fp16, stage_half_rows, launch_wgmma_stream_k_staged},
-      {{{"matmul", "wgmma_multicast", seed004, "-",
-         "Beyond the seeds, rung 35 in clusters of two blocks on neighbouring SMs: the pair computes "
-         "vertically adjacent tiles, and each block copies half of their common B panel into both "
-         "blocks' shared memory (TMA multicast), so a block reads a third less from L2; a ring slot "
-         "is free once the consumers of both blocks are done with it. Does not apply off sm_90a.",
-         Role::teaching, {}},
-        wgmma_multicast_rule, stage_then_launch<stage_half<wgmma_multicast_tile>, launch_wgmma_multicast_staged>},
-       InputPrecision::fp16, stage_half<wgmma_multicast_tile>, launch_wgmma_multicast_staged},
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",

@@ -25,42 +25,25 @@ enum class FmaOrder {
   snake,   // rows, every other row walked backwards: the row change shares B(c) too
 };
 
-// When a thread issues its cp.async copies of the tile STAGES-1 ahead.
-enum class CopyIssue {
-  at_tile_start,  // all of them before the tile's first step
-  spread,         // copy j before step j % BK: a few among each step's FMAs, not a burst
-};
-
-// How A's transposed tile (As[k][m]) keeps a warp's 4-byte copies (lanes differ in k) out of one
-// bank.
-enum class ALayout {
-  padded,    // rows of BM + 4 floats
-  swizzled,  // rows of BM floats, A(m, k) at column m ^ 4 (k % 8): float4 groups stay whole
-};
-
 // A lane computes 8 x TN results: rows in 2 groups of 4 (WM/2 apart), columns in TN/4 groups of
 // 4 (4 * lanes_n apart), so a quarter-warp's B loads are contiguous and its A loads one broadcast.
 // GROUP > 0 rasterises the blocks: consecutive blocks walk down GROUP block rows before moving
 // right, so the blocks resident together share A rows and B columns in L2 (0: launch order).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int TN_ = 8, FmaOrder ORDER_ = FmaOrder::rows,
-          int GROUP_ = 0, CopyIssue COPIES_ = CopyIssue::at_tile_start, ALayout A_LAYOUT_ = ALayout::padded,
-          int MIN_BLOCKS_ = 0>
+          int GROUP_ = 0>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, TN = TN_;
   static constexpr FmaOrder ORDER = ORDER_;
   static constexpr int GROUP = GROUP_;
-  static constexpr CopyIssue COPIES = COPIES_;
-  static constexpr ALayout A_LAYOUT = A_LAYOUT_;
   static constexpr int lanes_n = WN / TN, lanes_m = WM / 8;  // lanes of a warp
   static constexpr int groups_n = TN / 4, group_step = 4 * lanes_n;
   static constexpr int threads = (BM / WM) * (BN / WN) * 32;
   // Blocks per SM the register budget must allow: 16 warps for 8x8 lanes, 8 for wider ones
   // (their 8 x 16 accumulators and two operand sets need more than 128 registers).
-  // MIN_BLOCKS > 0 asks for that many instead (fewer registers a thread).
-  static constexpr int min_blocks = MIN_BLOCKS_ > 0 ? MIN_BLOCKS_ : TN == 8 ? 512 / threads : 256 / threads;
+  static constexpr int min_blocks = TN == 8 ? 512 / threads : 256 / threads;
   // As[k][m] rows padded by 4 floats: the copies of a warp (4 rows x 8 k of A) land in 32
   // different banks, and every row still starts 16-byte aligned for the float4 reads.
-  static constexpr int AsRow = A_LAYOUT == ALayout::padded ? BM + 4 : BM;
+  static constexpr int AsRow = BM + 4;
   static constexpr int stage_floats = BK * AsRow + BK * BN;
   static constexpr std::size_t shared_bytes = std::size_t{STAGES} * stage_floats * sizeof(float);
   static constexpr int a_copies = BM * BK / threads;      // 4-byte copies of A per thread per tile
@@ -73,11 +56,7 @@ struct Config {
   static_assert(threads % (BN / 4) == 0 && b_copies * threads * 4 == BK * BN, "whole rows of B copies per pass");
   static_assert(STAGES >= 2, "a pipeline needs two stages at least");
   static_assert(GROUP >= 0, "a rasterisation group is a number of block rows");
-  static_assert(A_LAYOUT == ALayout::padded || BM % 32 == 0, "the swizzle's XOR (up to 28) stays inside a row");
 };
-
-// The swizzled layout's column of A(m, k) in As row k.
-__device__ __forceinline__ int swizzled_column(int k, int m) { return m ^ (4 * (k % 8)); }
 
 // Where one thread's copies of a tile come from and go to; the sources advance a tile at a time.
 template <class Cfg>
@@ -95,37 +74,14 @@ struct CopyPlan {
     a_step = std::ptrdiff_t{Cfg::threads / Cfg::BK} * K;
     b_step = std::ptrdiff_t{Cfg::threads / (Cfg::BN / 4)} * N;
     b_advance = std::ptrdiff_t{Cfg::BK} * N;
-    a_dst = Cfg::A_LAYOUT == ALayout::padded ? a_col * Cfg::AsRow + a_row  // transposed: As[k][m]
-                                             : a_row * Cfg::BK + a_col;
+    a_dst = a_col * Cfg::AsRow + a_row;  // transposed: As[k][m]
     b_dst = Cfg::BK * Cfg::AsRow + b_row * Cfg::BN + b_col;
-  }
-
-  static constexpr int copies = Cfg::a_copies + Cfg::b_copies;
-  // Copy j of the next tile (A's first, then B's) into `stage`; advance() then moves on (spread).
-  __device__ __forceinline__ void issue_one(float* stage, int j) {
-    if (j < Cfg::a_copies) {
-      cp_async::copy4(stage + a_destination(j), a + j * a_step);
-    } else {
-      const int i = j - Cfg::a_copies;
-      cp_async::copy16(stage + b_dst + i * (Cfg::threads / (Cfg::BN / 4)) * Cfg::BN, b + i * b_step);
-    }
-  }
-  __device__ __forceinline__ void advance() {
-    a += Cfg::BK;
-    b += b_advance;
-  }
-
-  // Where A copy j lands in a stage. Swizzled, a_dst holds the copy's k and first row instead.
-  __device__ __forceinline__ int a_destination(int j) const {
-    if constexpr (Cfg::A_LAYOUT == ALayout::padded) return a_dst + j * (Cfg::threads / Cfg::BK);
-    const int k = a_dst % Cfg::BK, row = a_dst / Cfg::BK + j * (Cfg::threads / Cfg::BK);
-    return k * Cfg::AsRow + swizzled_column(k, row);
   }
 
   // Issues this thread's copies of the next tile into `stage` and moves on to the tile after it.
   __device__ void issue(float* stage) {
 #pragma unroll
-    for (int j = 0; j < Cfg::a_copies; ++j) cp_async::copy4(stage + a_destination(j), a + j * a_step);
+    for (int j = 0; j < Cfg::a_copies; ++j) cp_async::copy4(stage + a_dst + j * (Cfg::threads / Cfg::BK), a + j * a_step);
 #pragma unroll
     for (int j = 0; j < Cfg::b_copies; ++j)
       cp_async::copy16(stage + b_dst + j * (Cfg::threads / (Cfg::BN / 4)) * Cfg::BN, b + j * b_step);
@@ -146,13 +102,8 @@ template <class Cfg>
 __device__ inline void load_fragment(Fragment<Cfg>& f, const float* stage, int k, int row0, int col0) {
   const float* As = stage + k * Cfg::AsRow;
   const float* Bs = stage + Cfg::BK * Cfg::AsRow + k * Cfg::BN;
-  if constexpr (Cfg::A_LAYOUT == ALayout::padded) {
-    unpack4(f.a, load4(As + row0));
-    unpack4(f.a + 4, load4(As + row0 + Cfg::WM / 2));
-  } else {
-    unpack4(f.a, load4(As + swizzled_column(k, row0)));
-    unpack4(f.a + 4, load4(As + swizzled_column(k, row0 + Cfg::WM / 2)));
-  }
+  unpack4(f.a, load4(As + row0));
+  unpack4(f.a + 4, load4(As + row0 + Cfg::WM / 2));
 #pragma unroll
   for (int g = 0; g < Cfg::groups_n; ++g) unpack4(f.b + 4 * g, load4(Bs + col0 + g * Cfg::group_step));
 }
@@ -213,22 +164,11 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   for (int t = 0; t < tiles; ++t) {
     // The slot of tile t-1 is free: every thread passed the barrier that followed its last read.
     const int next = t + Cfg::STAGES - 1;
-    if constexpr (Cfg::COPIES == CopyIssue::at_tile_start) {
-      if (next < tiles) copies.issue(smem + (next % Cfg::STAGES) * Cfg::stage_floats);
-      cp_async::commit();
-    }
+    if (next < tiles) copies.issue(smem + (next % Cfg::STAGES) * Cfg::stage_floats);
+    cp_async::commit();
     const float* stage = smem + (t % Cfg::STAGES) * Cfg::stage_floats;
 #pragma unroll
     for (int k = 0; k < Cfg::BK; ++k) {
-      if constexpr (Cfg::COPIES == CopyIssue::spread) {
-        if (next < tiles) {
-#pragma unroll
-          for (int j = k; j < CopyPlan<Cfg>::copies; j += Cfg::BK)
-            copies.issue_one(smem + (next % Cfg::STAGES) * Cfg::stage_floats, j);
-          if (k == Cfg::BK - 1) copies.advance();
-        }
-        if (k == Cfg::BK - 1) cp_async::commit();  // the tile's group, before the wait below counts groups
-      }
       if (k < Cfg::BK - 1) {
         load_fragment<Cfg>(frag[(k + 1) % 2], stage, k + 1, row0, col0);
       } else {
