@@ -1,8 +1,9 @@
 // Teaches: tuning. Rung 26's kernel with its block tile, warp tile, depth, stage count, FMA
 // order and block rasterisation as template arguments: the candidates below are instantiated,
 // `kernel-lab tune matmul.tuned` times each on the GPU at hand and writes the winner for that GPU
-// model into the reviewed file sgemm_tuning.conf, and this rung runs the configuration the file
-// names for the GPU it finds (the file is compiled in). Any m, n, k (sgemm_whole_tiles.hpp).
+// model (and the shape's class: small, large or between) into the reviewed file sgemm_tuning.conf,
+// and this rung runs the configuration the file names for the GPU it finds and the shape's class
+// (the file is compiled in). Any m, n, k (sgemm_whole_tiles.hpp).
 // Goal served: seed 003_2eb1131b3d611900.txt (its promised "part 2" beyond 50% of the peak).
 #include "launchers.hpp"
 #include "sgemm_prefetched.cuh"
@@ -11,6 +12,7 @@
 #include "kl/check.hpp"
 
 #include <map>
+#include <utility>
 #include <mutex>
 #include <stdexcept>
 
@@ -80,19 +82,21 @@ constexpr const char* tuning_text =
 std::mutex mutex;
 const Candidate* forced = nullptr;  // use_tuned_config()
 
-// The config the tuning file names for the current device, looked up once per device, unless
-// use_tuned_config() forced one.
-const Candidate& in_use() {
-  static std::map<int, const Candidate*> by_device;
+// The config the tuning file names for the current device and the shape's class, looked up once
+// per device and class, unless use_tuned_config() forced one.
+const Candidate& in_use(const Shape& shape) {
+  static std::map<std::pair<int, tuning::ShapeClass>, const Candidate*> chosen;
   const std::lock_guard<std::mutex> lock(mutex);
   if (forced) return *forced;
   int device = 0;
   KL_CUDA_CHECK(cudaGetDevice(&device));
-  if (const auto it = by_device.find(device); it != by_device.end()) return *it->second;
+  const tuning::ShapeClass shape_class = tuning::shape_class_of(shape.m, shape.n);
+  if (const auto it = chosen.find({device, shape_class}); it != chosen.end()) return *it->second;
   cudaDeviceProp prop{};
   KL_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  const std::string config = tuning::config_for(tuning::parse(tuning_text, tuned_config_names()), prop.name);
-  return *(by_device[device] = &find(config));
+  const std::string config =
+      tuning::config_for(tuning::parse(tuning_text, tuned_config_names()), prop.name, shape_class);
+  return *(chosen[{device, shape_class}] = &find(config));
 }
 
 }  // namespace
@@ -108,7 +112,7 @@ std::vector<std::string> tuned_config_names() {
 
 std::string tuning_file_text() { return tuning_text; }
 
-std::string tuned_config_in_use() { return in_use().name; }
+std::string tuned_config_in_use(const Shape& shape) { return in_use(shape).name; }
 
 void use_tuned_config(const std::string& config) {
   const Candidate* c = config.empty() ? nullptr : &find(config);
@@ -117,7 +121,7 @@ void use_tuned_config(const std::string& config) {
 }
 
 void launch_tuned(const Args& args, cudaStream_t stream) {
-  const Candidate& c = in_use();
+  const Candidate& c = in_use(args.shape);
   launch_whole_tiles(args, stream, c.tile, c.launch);
 }
 

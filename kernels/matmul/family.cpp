@@ -237,7 +237,7 @@ const Family& family_matmul() {
                      {"k", "K", "depth timed (default 4096)"},
                      {"reps", "N", "timed runs per candidate (default 20)"},
                      {"write", "FILE",
-                      "set this GPU's line of the tuning file (kernels/matmul/sgemm_tuning.conf) to the winner"}},
+                      "set the tuning file's line for this GPU and the timed shape's class to the winner"}},
                     1, false, "matmul.tuned",
                     "check every candidate configuration of the tuned SGEMM rung (bit-exact on a padded shape),\n"
                     "time it next to cuBLAS SGEMM, print the table and the winner\n",

@@ -189,8 +189,8 @@ const std::vector<Variant>& table() {
         whole_tiles_from_sm80<register_prefetch_tile>, launch_register_prefetch}},
       {{{"matmul", "tuned", seed003, "-",
          "Beyond the seeds: rung 26's kernel with block tile, warp tile, depth and stages as "
-         "template arguments; `kernel-lab tune matmul.tuned` picks the fastest per GPU model into "
-         "sgemm_tuning.conf, which this rung follows.",
+         "template arguments; `kernel-lab tune matmul.tuned` picks the fastest per GPU model (and class of "
+         "shapes by C's size) into sgemm_tuning.conf, which this rung follows.",
          Role::teaching, {}},
         whole_tiles_from_sm80<tuned_tile_bound>, launch_tuned}},
       {{{"matmul", "wmma_global", seed004, "-",

@@ -21,15 +21,55 @@ std::vector<std::string> lines_of(std::string_view text) {
   return lines;
 }
 
-// The GPU named by a "gpu NAME = CONFIG" line, "" for other lines.
-std::string gpu_of(const std::string& line) {
+constexpr std::int64_t small_elements = std::int64_t{1} << 20, large_elements = std::int64_t{1} << 26;
+
+// What a "gpu NAME [CLASS] = CONFIG" line says before its '=': the name and the class's text
+// ("" without brackets). found is false for other lines.
+struct GpuPart {
+  bool found = false;
+  std::string gpu, shape;
+  bool bracket = false;  // the name part has a '[' (a class, well formed or not)
+};
+GpuPart gpu_part(const std::string& line) {
   const std::string t = trim(line);
-  if (t.rfind("gpu ", 0) != 0) return "";
+  if (t.rfind("gpu ", 0) != 0) return {};
   const auto eq = t.find('=');
-  return eq == std::string::npos ? "" : trim(std::string_view(t).substr(4, eq - 4));
+  if (eq == std::string::npos) return {};
+  GpuPart p{true, trim(std::string_view(t).substr(4, eq - 4)), "", false};
+  if (const auto open = p.gpu.rfind('['); open != std::string::npos) {
+    p.bracket = true;
+    if (p.gpu.back() == ']') p.shape = trim(std::string_view(p.gpu).substr(open + 1, p.gpu.size() - open - 2));
+    p.gpu = trim(std::string_view(p.gpu).substr(0, open));
+  }
+  return p;
+}
+
+bool class_named(const std::string& name, ShapeClass& out) {
+  for (const ShapeClass c : {ShapeClass::any, ShapeClass::small, ShapeClass::large})
+    if (name == name_of(c)) {
+      out = c;
+      return true;
+    }
+  return false;
 }
 
 }  // namespace
+
+ShapeClass shape_class_of(std::int64_t m, std::int64_t n) {
+  const std::int64_t elements = m * n;
+  if (elements <= small_elements) return ShapeClass::small;
+  if (elements >= large_elements) return ShapeClass::large;
+  return ShapeClass::any;
+}
+
+std::string_view name_of(ShapeClass c) {
+  switch (c) {
+    case ShapeClass::small: return "small";
+    case ShapeClass::large: return "large";
+    case ShapeClass::any: break;
+  }
+  return "";
+}
 
 std::vector<Choice> parse(std::string_view text, const std::vector<std::string>& known) {
   std::vector<Choice> choices;
@@ -45,11 +85,14 @@ std::vector<Choice> parse(std::string_view text, const std::vector<std::string>&
     if (line.rfind("default ", 0) == 0) {
       c.config = trim(std::string_view(line).substr(8));
     } else if (line.rfind("gpu ", 0) == 0) {
-      const auto eq = line.find('=');
-      if (eq == std::string::npos) fail("expected 'gpu NAME = CONFIG'");
-      c.gpu = gpu_of(line);
-      c.config = trim(std::string_view(line).substr(eq + 1));
+      const GpuPart part = gpu_part(line);
+      if (!part.found) fail("expected 'gpu NAME = CONFIG' or 'gpu NAME [CLASS] = CONFIG'");
+      c.gpu = part.gpu;
+      c.config = trim(std::string_view(line).substr(line.find('=') + 1));
       if (c.gpu.empty()) fail("the GPU name is empty");
+      if (part.bracket && (!class_named(part.shape, c.shape) || c.shape == ShapeClass::any))
+        fail("unknown shape class '[" + part.shape + "]' (known: [small] for C of at most 1024 x 1024 elements, [large] "
+             "for at least 8192 x 8192)");
     } else {
       fail("expected 'default CONFIG' or 'gpu NAME = CONFIG'");
     }
@@ -59,7 +102,10 @@ std::vector<Choice> parse(std::string_view text, const std::vector<std::string>&
       fail("unknown config '" + c.config + "' (known: " + names + ")");
     }
     for (const Choice& earlier : choices)
-      if (earlier.gpu == c.gpu) fail(c.gpu.empty() ? "a second default line" : "a second line for this GPU");
+      if (earlier.gpu == c.gpu && earlier.shape == c.shape)
+        fail(c.gpu.empty() ? "a second default line"
+             : c.shape == ShapeClass::any ? "a second line for this GPU"
+                                          : "a second line for this GPU and shape class");
     choices.push_back(c);
   }
   if (std::none_of(choices.begin(), choices.end(), [](const Choice& c) { return c.gpu.empty(); }))
@@ -67,21 +113,25 @@ std::vector<Choice> parse(std::string_view text, const std::vector<std::string>&
   return choices;
 }
 
-std::string config_for(const std::vector<Choice>& choices, const std::string& gpu) {
-  std::string fallback;
+std::string config_for(const std::vector<Choice>& choices, const std::string& gpu, ShapeClass shape) {
+  std::string for_every_shape, fallback;
   for (const Choice& c : choices) {
-    if (c.gpu == gpu && !gpu.empty()) return c.config;
     if (c.gpu.empty()) fallback = c.config;
+    if (gpu.empty() || c.gpu != gpu) continue;
+    if (c.shape == shape) return c.config;
+    if (c.shape == ShapeClass::any) for_every_shape = c.config;
   }
-  return fallback;
+  return !for_every_shape.empty() ? for_every_shape : fallback;
 }
 
-std::string with_choice(std::string_view text, const std::string& gpu, const std::string& config) {
-  const std::string line = "gpu " + gpu + " = " + config;
+std::string with_choice(std::string_view text, const std::string& gpu, ShapeClass shape, const std::string& config) {
+  const std::string_view name = name_of(shape);
+  const std::string line = "gpu " + gpu + (name.empty() ? "" : " [" + std::string(name) + "]") + " = " + config;
   std::string out;
   bool replaced = false;
   for (const std::string& l : lines_of(text)) {
-    if (!replaced && gpu_of(l) == gpu) {
+    const GpuPart part = gpu_part(l);
+    if (!replaced && part.found && part.gpu == gpu && part.shape == name && part.bracket == !name.empty()) {
       out += line + "\n";
       replaced = true;
     } else {

@@ -98,11 +98,11 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, cons
                     std::vector<float>* out = nullptr);
 
 // matmul.tuned (kernels/matmul/27_tuned.cu): the candidate configurations of the register-prefetch SGEMM
-// kernel, the one it runs (the compiled-in tuning file sgemm_tuning.conf names one per GPU
-// model), and, for `kernel-lab tune`, a process-wide choice of another ("" returns to the file's).
-// Unknown names throw std::invalid_argument.
+// kernel, the one it runs on a shape (the compiled-in tuning file sgemm_tuning.conf names one per
+// GPU model and class of shapes), and, for `kernel-lab tune`, a process-wide choice of another
+// ("" returns to the file's). Unknown names throw std::invalid_argument.
 std::vector<std::string> tuned_config_names();
-std::string tuned_config_in_use();
+std::string tuned_config_in_use(const Shape& shape);
 std::string tuning_file_text();
 void use_tuned_config(const std::string& config);
 
