@@ -13,6 +13,8 @@
 // What did not pay (docs/TENSOR_CORE_LADDER.md): the last sharer to arrive adding whole tiles
 // alone (its reads were the kernel's tail), shares at scattered k offsets (concurrent blocks stop
 // sharing A and B panels in L2), and the last wave dealt out at 8192^3 (0.905x against 1.00x).
+// Plans of whole tiles alone run an instantiation without the stream-K code (Plans::whole_tiles):
+// with it, ptxas had to fit the fix-up into the same 168 registers and the whole-tile path spilled.
 // The rest is rung 35: persistent blocks, the ring running on across pieces, one producer and two
 // consumer warpgroups, wgmma 64x256x16, C through swizzled staging and TMA stores. Every wait has
 // a time limit, after which the kernel traps; the perturbation build delays blocks at entry, the
@@ -235,7 +237,11 @@ __device__ __forceinline__ void fix_up(float (&d)[128], const Plan& p, int consu
   if (last >= 0) fix_up_tile(d, p, last, consumer, partials, counters, mine, c_map);
 }
 
-template <Announce how>
+// Which plans a kernel instantiation runs: whole tiles only (no partial, announcement or fix-up
+// code: the whole-tile path's registers and code are rung 35's), or plans that share tiles.
+enum class Plans { whole_tiles, with_shares };
+
+template <Announce how, Plans plans>
 __global__ void __launch_bounds__(threads, 1)
     wgmma_stream_k(const __grid_constant__ Plan plan, const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                    const __grid_constant__ CUtensorMap c_map, float* partials, unsigned* counters) {
@@ -247,6 +253,8 @@ __global__ void __launch_bounds__(threads, 1)
   const std::uint32_t full = staging + consumers * staging_bytes, empty = full + stages * 8;
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   KL_PERTURB_ENTRY();
+  if constexpr (plans == Plans::whole_tiles)
+    if (plan.sk_tiles > 0) __trap();  // a shared plan on the whole-tile kernel: never a silent wrong C
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -286,9 +294,11 @@ __global__ void __launch_bounds__(threads, 1)
   float d[128];
   int step = 0;
   for (Piece piece; pieces.next(piece);) {
-    if (piece.tile == Pieces::fix_up) {  // every block has announced all its partials before this
-      fix_up(d, plan, consumer, partials, counters, staging + consumer * staging_bytes, &c_map);
-      continue;
+    if constexpr (plans == Plans::with_shares) {
+      if (piece.tile == Pieces::fix_up) {  // every block has announced all its partials before this
+        fix_up(d, plan, consumer, partials, counters, staging + consumer * staging_bytes, &c_map);
+        continue;
+      }
     }
 #pragma unroll
     for (int i = 0; i < 128; ++i) d[i] = 0.0f;
@@ -310,9 +320,11 @@ __global__ void __launch_bounds__(threads, 1)
     }
     wgmma_wait<0>(d);
     if (leader) mbarrier::arrive(empty + 8 * ((step - 1) % stages));  // the piece's last slot: read
-    if (piece.k_begin != 0 || piece.k_end != plan.k_steps) {
-      store_partial<how>(d, plan, piece.tile, consumer, partials, counters);
-      continue;
+    if constexpr (plans == Plans::with_shares) {
+      if (piece.k_begin != 0 || piece.k_end != plan.k_steps) {
+        store_partial<how>(d, plan, piece.tile, consumer, partials, counters);
+        continue;
+      }
     }
     const Tile t = raster(piece.tile, plan);
 #pragma unroll
@@ -324,10 +336,16 @@ __global__ void __launch_bounds__(threads, 1)
 #endif
 }
 
+template <Announce how, Plans plans>
+const void* kernel_of() {
+  return reinterpret_cast<const void*>(&wgmma_stream_k<how, plans>);
+}
+
+// Both instantiations have the same resources (each must be allowed its shared memory first).
 template <Announce how>
 int resident_blocks() {
-  return static_cast<int>(
-      persistent_blocks(reinterpret_cast<const void*>(&wgmma_stream_k<how>), threads, smem_bytes, INT_MAX));
+  persistent_blocks(kernel_of<Announce::released, Plans::whole_tiles>(), threads, smem_bytes, INT_MAX);
+  return static_cast<int>(persistent_blocks(kernel_of<how, Plans::with_shares>(), threads, smem_bytes, INT_MAX));
 }
 
 template <Announce how>
@@ -366,14 +384,20 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
   cooperative.val.cooperative = 1;
   config.attrs = &cooperative;
   config.numAttrs = plan.sk_tiles > 0 ? 1 : 0;
-  KL_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_stream_k<how>, plan, a_map, b_map, c_map, partials, counters));
+  // Whole-tile plans on the instantiation without the stream-K code (announcing is moot there).
+  if (plan.sk_tiles > 0)
+    KL_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_stream_k<how, Plans::with_shares>, plan, a_map, b_map, c_map,
+                                     partials, counters));
+  else
+    KL_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_stream_k<Announce::released, Plans::whole_tiles>, plan, a_map,
+                                     b_map, c_map, partials, counters));
   if (!direct) copy_corner_back(c, c_pitch, args.c, s, stream);
 }
 
 }  // namespace
 
 std::string wgmma_stream_k_unavailable() {
-  static const std::string reason = sm90a_unavailable(reinterpret_cast<const void*>(&wgmma_stream_k<Announce::released>));
+  static const std::string reason = sm90a_unavailable(kernel_of<Announce::released, Plans::with_shares>());
   return reason;
 }
 
