@@ -341,7 +341,8 @@ const void* kernel_of() {
   return reinterpret_cast<const void*>(&wgmma_stream_k<how, plans>);
 }
 
-// Both instantiations have the same resources (each must be allowed its shared memory first).
+// The blocks resident at once. The whole-tile instantiation is asked too, for what the call also
+// does: allow it its shared memory before its first launch (its resources are the same).
 template <Announce how>
 int resident_blocks() {
   persistent_blocks(kernel_of<Announce::released, Plans::whole_tiles>(), threads, smem_bytes, INT_MAX);

@@ -23,8 +23,8 @@ std::vector<std::string> lines_of(std::string_view text) {
 
 constexpr std::int64_t small_elements = std::int64_t{1} << 20, large_elements = std::int64_t{1} << 26;
 
-// What a "gpu NAME [CLASS] = CONFIG" line says before its '=': the name and the class's text
-// ("" without brackets). found is false for other lines.
+// What a "gpu NAME [CLASS] = CONFIG" line says before its '=': the name and the raw text from its
+// first '[' on ("[small]" when well formed, "" without one). found is false for other lines.
 struct GpuPart {
   bool found = false;
   std::string gpu, shape;
@@ -36,17 +36,18 @@ GpuPart gpu_part(const std::string& line) {
   const auto eq = t.find('=');
   if (eq == std::string::npos) return {};
   GpuPart p{true, trim(std::string_view(t).substr(4, eq - 4)), "", false};
-  if (const auto open = p.gpu.rfind('['); open != std::string::npos) {
+  if (const auto open = p.gpu.find('['); open != std::string::npos) {
     p.bracket = true;
-    if (p.gpu.back() == ']') p.shape = trim(std::string_view(p.gpu).substr(open + 1, p.gpu.size() - open - 2));
+    p.shape = p.gpu.substr(open);  // the raw text, "[small]" when well formed
     p.gpu = trim(std::string_view(p.gpu).substr(0, open));
   }
   return p;
 }
 
-bool class_named(const std::string& name, ShapeClass& out) {
-  for (const ShapeClass c : {ShapeClass::any, ShapeClass::small, ShapeClass::large})
-    if (name == name_of(c)) {
+// The class a bracketed "[small]" or "[large]" names; false for any other text.
+bool class_named(const std::string& bracketed, ShapeClass& out) {
+  for (const ShapeClass c : {ShapeClass::small, ShapeClass::large})
+    if (bracketed == "[" + std::string(name_of(c)) + "]") {
       out = c;
       return true;
     }
@@ -60,6 +61,11 @@ ShapeClass shape_class_of(std::int64_t m, std::int64_t n) {
   if (elements <= small_elements) return ShapeClass::small;
   if (elements >= large_elements) return ShapeClass::large;
   return ShapeClass::any;
+}
+
+std::string line_key(const std::string& gpu, ShapeClass shape) {
+  const std::string_view name = name_of(shape);
+  return gpu + (name.empty() ? "" : " [" + std::string(name) + "]");
 }
 
 std::string_view name_of(ShapeClass c) {
@@ -90,11 +96,11 @@ std::vector<Choice> parse(std::string_view text, const std::vector<std::string>&
       c.gpu = part.gpu;
       c.config = trim(std::string_view(line).substr(line.find('=') + 1));
       if (c.gpu.empty()) fail("the GPU name is empty");
-      if (part.bracket && (!class_named(part.shape, c.shape) || c.shape == ShapeClass::any))
-        fail("unknown shape class '[" + part.shape + "]' (known: [small] for C of at most 1024 x 1024 elements, [large] "
-             "for at least 8192 x 8192)");
+      if (part.gpu.find(']') != std::string::npos || (part.bracket && !class_named(part.shape, c.shape)))
+        fail("unknown shape class '" + (part.bracket ? part.shape : std::string("]")) +
+             "' (known: [small] for C of at most 1024 x 1024 elements, [large] for at least 8192 x 8192)");
     } else {
-      fail("expected 'default CONFIG' or 'gpu NAME = CONFIG'");
+      fail("expected 'default CONFIG', 'gpu NAME = CONFIG' or 'gpu NAME [CLASS] = CONFIG'");
     }
     if (std::find(known.begin(), known.end(), c.config) == known.end()) {
       std::string names;
@@ -125,13 +131,13 @@ std::string config_for(const std::vector<Choice>& choices, const std::string& gp
 }
 
 std::string with_choice(std::string_view text, const std::string& gpu, ShapeClass shape, const std::string& config) {
-  const std::string_view name = name_of(shape);
-  const std::string line = "gpu " + gpu + (name.empty() ? "" : " [" + std::string(name) + "]") + " = " + config;
+  const std::string line = "gpu " + line_key(gpu, shape) + " = " + config;
+  const std::string bracketed = shape == ShapeClass::any ? "" : "[" + std::string(name_of(shape)) + "]";
   std::string out;
   bool replaced = false;
   for (const std::string& l : lines_of(text)) {
     const GpuPart part = gpu_part(l);
-    if (!replaced && part.found && part.gpu == gpu && part.shape == name && part.bracket == !name.empty()) {
+    if (!replaced && part.found && part.gpu == gpu && part.shape == bracketed) {
       out += line + "\n";
       replaced = true;
     } else {

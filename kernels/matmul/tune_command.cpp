@@ -102,16 +102,15 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
   // The winner is for this GPU and this shape's class (sgemm_tuning.hpp): a line of its own for
   // small or large shapes, the GPU's line for every shape otherwise.
   const matmul::tuning::ShapeClass shape_class = matmul::tuning::shape_class_of(shape.m, shape.n);
-  const std::string_view class_name = matmul::tuning::name_of(shape_class);
-  const std::string line_key = gpu + (class_name.empty() ? "" : " [" + std::string(class_name) + "]");
-  out << "\nwinner on " << line_key << ": " << best->config << " (in use now: " << matmul::tuned_config_in_use(shape)
+  const std::string key = matmul::tuning::line_key(gpu, shape_class);
+  out << "\nwinner on " << key << ": " << best->config << " (in use now: " << matmul::tuned_config_in_use(shape)
       << ")\n";
   if (a.has("write")) {
     const std::string path = a.text("write", "");
     const std::string text = matmul::tuning::with_choice(read_file(path), gpu, shape_class, best->config);
     matmul::tuning::parse(text, matmul::tuned_config_names());  // never write a file the build would reject
     std::ofstream(path) << text;
-    out << "wrote 'gpu " << line_key << " = " << best->config << "' to " << path << " (rebuild to ship it)\n";
+    out << "wrote 'gpu " << key << " = " << best->config << "' to " << path << " (rebuild to ship it)\n";
   }
   return std::any_of(results.begin(), results.end(), [](const Timed& t) { return !t.correct; }) ? 1 : 0;
 }

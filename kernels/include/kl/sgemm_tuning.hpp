@@ -12,8 +12,8 @@ namespace kl::matmul::tuning {
 
 // The classes of shapes a GPU's line may name ("gpu NAME [large] = CONFIG"). C's size decides:
 // it sets how many blocks a configuration's tiles make for the SMs and how their panels share L2,
-// which is where the configurations' ranking changes (the H100's tune tables: 128x128 tiles with
-// rasterisation win at 8192^3, 64x128 tiles in column order from 2048^3 to 4096^3).
+// which is where the configurations' ranking changes (on the H100 the bench puts 64x128 tiles in
+// the snake order first at 1024^3 and in column order from 2048^3 to 8192^3; sgemm_tuning.conf).
 enum class ShapeClass {
   any,    // a line without a class; also the class of the shapes between small and large
   small,  // C has at most 2^20 elements (1024 x 1024)
@@ -22,6 +22,8 @@ enum class ShapeClass {
 ShapeClass shape_class_of(std::int64_t m, std::int64_t n);
 // "" for any, else the name written between the brackets.
 std::string_view name_of(ShapeClass c);
+// What a line for `gpu` and class `shape` names before its '=': "NAME" or "NAME [CLASS]".
+std::string line_key(const std::string& gpu, ShapeClass shape);
 
 struct Choice {
   std::string gpu;                    // "" for the default line
