@@ -28,26 +28,30 @@ constexpr std::int64_t small_elements = std::int64_t{1} << 20, large_elements = 
 struct GpuPart {
   bool found = false;
   std::string gpu, shape;
-  bool bracket = false;  // the name part has a '[' (a class, well formed or not)
 };
 GpuPart gpu_part(const std::string& line) {
   const std::string t = trim(line);
   if (t.rfind("gpu ", 0) != 0) return {};
   const auto eq = t.find('=');
   if (eq == std::string::npos) return {};
-  GpuPart p{true, trim(std::string_view(t).substr(4, eq - 4)), "", false};
+  GpuPart p{true, trim(std::string_view(t).substr(4, eq - 4)), ""};
   if (const auto open = p.gpu.find('['); open != std::string::npos) {
-    p.bracket = true;
-    p.shape = p.gpu.substr(open);  // the raw text, "[small]" when well formed
+    p.shape = p.gpu.substr(open);
     p.gpu = trim(std::string_view(p.gpu).substr(0, open));
   }
   return p;
 }
 
+// A class as a line writes it: "[small]", "[large]", "" for any.
+std::string bracketed(ShapeClass c) {
+  const std::string_view name = name_of(c);
+  return name.empty() ? "" : "[" + std::string(name) + "]";
+}
+
 // The class a bracketed "[small]" or "[large]" names; false for any other text.
-bool class_named(const std::string& bracketed, ShapeClass& out) {
+bool class_named(const std::string& text, ShapeClass& out) {
   for (const ShapeClass c : {ShapeClass::small, ShapeClass::large})
-    if (bracketed == "[" + std::string(name_of(c)) + "]") {
+    if (text == bracketed(c)) {
       out = c;
       return true;
     }
@@ -64,8 +68,7 @@ ShapeClass shape_class_of(std::int64_t m, std::int64_t n) {
 }
 
 std::string line_key(const std::string& gpu, ShapeClass shape) {
-  const std::string_view name = name_of(shape);
-  return gpu + (name.empty() ? "" : " [" + std::string(name) + "]");
+  return shape == ShapeClass::any ? gpu : gpu + " " + bracketed(shape);
 }
 
 std::string_view name_of(ShapeClass c) {
@@ -96,8 +99,8 @@ std::vector<Choice> parse(std::string_view text, const std::vector<std::string>&
       c.gpu = part.gpu;
       c.config = trim(std::string_view(line).substr(line.find('=') + 1));
       if (c.gpu.empty()) fail("the GPU name is empty");
-      if (part.gpu.find(']') != std::string::npos || (part.bracket && !class_named(part.shape, c.shape)))
-        fail("unknown shape class '" + (part.bracket ? part.shape : std::string("]")) +
+      if (part.gpu.find(']') != std::string::npos || (!part.shape.empty() && !class_named(part.shape, c.shape)))
+        fail("unknown shape class '" + (!part.shape.empty() ? part.shape : std::string("]")) +
              "' (known: [small] for C of at most 1024 x 1024 elements, [large] for at least 8192 x 8192)");
     } else {
       fail("expected 'default CONFIG', 'gpu NAME = CONFIG' or 'gpu NAME [CLASS] = CONFIG'");
@@ -132,12 +135,11 @@ std::string config_for(const std::vector<Choice>& choices, const std::string& gp
 
 std::string with_choice(std::string_view text, const std::string& gpu, ShapeClass shape, const std::string& config) {
   const std::string line = "gpu " + line_key(gpu, shape) + " = " + config;
-  const std::string bracketed = shape == ShapeClass::any ? "" : "[" + std::string(name_of(shape)) + "]";
   std::string out;
   bool replaced = false;
   for (const std::string& l : lines_of(text)) {
     const GpuPart part = gpu_part(l);
-    if (!replaced && part.found && part.gpu == gpu && part.shape == bracketed) {
+    if (!replaced && part.found && part.gpu == gpu && part.shape == bracketed(shape)) {
       out += line + "\n";
       replaced = true;
     } else {
