@@ -38,9 +38,6 @@ const std::vector<LadderRung>& tensor_core_ladder() {
       {"wgmma_stream_k", "at 4096^3 rung 35's plan (whole tiles); at 1024 x 1024 x 16384 128 blocks in aligned "
                          "quarter-tiles instead of 32 whole tiles: ncu 152 -> 58 us, tensor pipe 71%; off the tile no "
                          "padded copies (4000^3: 0.73x -> 0.98x GemmEx)"},
-      {"wgmma_pingpong", "candidate, slower: one warpgroup at a time at the tensor cores keeps the pipe 73% busy "
-                         "(rung 35's two together: 90%), ncu 230 us against 191"},
-      {"wgmma_pingpong_wide", "candidate, slower: 64x256 tiles, tensor pipe 75%, ncu 223 us against 191"},
   };
   return rungs;
 }
@@ -59,8 +56,7 @@ const std::vector<SweepShape>& tensor_core_sweep_shapes() {
 }
 
 const std::vector<std::string>& tensor_core_swept_rungs() {
-  static const std::vector<std::string> rungs = {"wgmma_tma", "wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k",
-                                                 "wgmma_pingpong", "wgmma_pingpong_wide"};
+  static const std::vector<std::string> rungs = {"wgmma_tma", "wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k"};
   return rungs;
 }
 

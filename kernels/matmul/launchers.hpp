@@ -40,7 +40,7 @@ void launch_tuned(const Args& args, cudaStream_t stream);
 // The tensor-core ladder beyond the seeds (files 30..36): FP16 A and B staged into zero-padded
 // whole tiles of each rung's tile (stage_half_tiles, tensor_core_tiles.hpp), then the kernel alone.
 extern const TileShape wmma_global_tile, wmma_shared_tile, mma_sync_pipeline_tile, wgmma_tma_tile, wgmma_persistent_tile,
-    wgmma_tma_store_tile, wgmma_pingpong_tile, wgmma_pingpong_wide_tile;
+    wgmma_tma_store_tile;
 void launch_wmma_global_staged(const Args& args, cudaStream_t stream);
 void launch_wmma_shared_staged(const Args& args, cudaStream_t stream);
 void launch_mma_sync_pipeline_staged(const Args& args, cudaStream_t stream);
@@ -50,16 +50,12 @@ void launch_wgmma_tma_store_staged(const Args& args, cudaStream_t stream);
 // Rung 36 takes every shape: A and B staged as FP16 at their own sizes (stage_half_rows).
 void launch_wgmma_stream_k_staged(const Args& args, cudaStream_t stream);
 // PLANTED: rung 36 announcing its partials relaxed, unfenced (matmul.relaxed_partial_announce).
-// Rung 37: rung 35's consumers on tiles of their own, in turn (128x128, or 64x256 for _wide).
-void launch_wgmma_pingpong_staged(const Args& args, cudaStream_t stream);
-void launch_wgmma_pingpong_wide_staged(const Args& args, cudaStream_t stream);
 void launch_relaxed_partial_announce_staged(const Args& args, cudaStream_t stream);
 // "" when this process's GPU runs the sm_90a rung, else why it does not apply (cached).
 std::string wgmma_tma_unavailable();
 std::string wgmma_persistent_unavailable();
 std::string wgmma_tma_store_unavailable();
 std::string wgmma_stream_k_unavailable();
-std::string wgmma_pingpong_unavailable();
 
 inline constexpr int bounds_tile = 16;  // seed 001's TILE_SIZE
 inline constexpr int padded_tile = 32;

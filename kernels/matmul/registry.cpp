@@ -86,14 +86,6 @@ std::string wgmma_tma_store_rule(const Shape& s) {
   if (std::string rule = whole_tiles<wgmma_tma_store_tile>(s); !rule.empty()) return rule;
   return wgmma_tma_store_unavailable();
 }
-std::string wgmma_pingpong_rule(const Shape& s) {
-  if (std::string rule = whole_tiles<wgmma_pingpong_tile>(s); !rule.empty()) return rule;
-  return wgmma_pingpong_unavailable();
-}
-std::string wgmma_pingpong_wide_rule(const Shape& s) {
-  if (std::string rule = whole_tiles<wgmma_pingpong_wide_tile>(s); !rule.empty()) return rule;
-  return wgmma_pingpong_unavailable();
-}
 // Rung 36 reads and writes through TMA's bounds: any shape the int indexing takes, no padding.
 std::string wgmma_stream_k_rule(const Shape& s) {
   if (std::string rule = no_bias(s); !rule.empty()) return rule;
@@ -251,19 +243,6 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_wgmma_stream_k_staged>},
        InputPrecision::fp16, stage_half_rows, launch_wgmma_stream_k_staged},
-      {{{"matmul", "wgmma_pingpong", seed004, "-",
-         "Beyond the seeds, rung 35 with its two consumers on 128x128 tiles of their own, taking "
-         "turns at the tensor cores: one runs its main loop while the other stores its finished "
-         "tile. Does not apply off sm_90a.",
-         Role::teaching, {}},
-        wgmma_pingpong_rule, stage_then_launch<stage_half<wgmma_pingpong_tile>, launch_wgmma_pingpong_staged>},
-       InputPrecision::fp16, stage_half<wgmma_pingpong_tile>, launch_wgmma_pingpong_staged},
-      {{{"matmul", "wgmma_pingpong_wide", seed004, "-",
-         "Beyond the seeds, wgmma_pingpong on 64x256 tiles (rung 35's wgmma shape). Does not apply "
-         "off sm_90a.",
-         Role::teaching, {}},
-        wgmma_pingpong_wide_rule, stage_then_launch<stage_half<wgmma_pingpong_wide_tile>, launch_wgmma_pingpong_wide_staged>},
-       InputPrecision::fp16, stage_half<wgmma_pingpong_wide_tile>, launch_wgmma_pingpong_wide_staged},
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",

@@ -191,13 +191,11 @@ std::vector<std::string> tensor_core_rungs() {
 TEST(MatmulTensorCores, TheLadderHasSevenRungs) {
   EXPECT_EQ(tensor_core_rungs(),
             (std::vector<std::string>{"wmma_global", "wmma_shared", "mma_sync_pipeline", "wgmma_tma", "wgmma_persistent",
-                                      "wgmma_tma_store", "wgmma_stream_k", "wgmma_pingpong",
-                                      "wgmma_pingpong_wide"}));
+                                      "wgmma_tma_store", "wgmma_stream_k"}));
 }
 
 // The rungs built for sm_90a (they apply on compute capability 9.0 only).
-const std::vector<std::string> hopper_rungs = {"wgmma_tma", "wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k",
-                                               "wgmma_pingpong", "wgmma_pingpong_wide"};
+const std::vector<std::string> hopper_rungs = {"wgmma_tma", "wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k"};
 bool hopper_rung(const std::string& name) {
   return std::find(hopper_rungs.begin(), hopper_rungs.end(), name) != hopper_rungs.end();
 }
@@ -286,24 +284,6 @@ TEST(MatmulTensorCores, ThePersistentRingsRunOnAcrossTiles) {
   for (const char* name : {"wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k"})
     expect_exact_against(variant(name), shape, in, want,
                          std::string(name) + " m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) + " k=320");
-}
-
-// Rung 37's consumers take a block's tiles in turn: with four or five tiles a block (544 on 132
-// SMs) each consumer waits for its turn at least once, and k = 64 (one k-step: a tile's stages
-// are fewer than the ring's slots, so a consumer's first wait is on a slot the other one's tile
-// filled last) and 448 (seven k-steps: every tile starts at another place of the 4- or 6-slot
-// ring) cover both ways a turn can begin.
-TEST(MatmulTensorCores, ThePingPongConsumersTakeTurnsAcrossTiles) {
-  if (kl::sanitizer_small_mode()) GTEST_SKIP() << "hundreds of tiles of small-integer oracle: too slow under a sanitizer";
-  if (!variant("wgmma_pingpong").supports({128, 256, 64}))
-    GTEST_SKIP() << variant("wgmma_pingpong").unsupported({128, 256, 64});
-  for (const std::int64_t k : {64, 448}) {
-    const Shape shape{2048, 4352, k};
-    const Inputs in = make_inputs(shape, Data::small_integers, 23);
-    const std::vector<Expected> want = expected_elements(in, shape, InputPrecision::fp16);
-    for (const char* name : {"wgmma_pingpong", "wgmma_pingpong_wide"})
-      expect_exact_against(variant(name), shape, in, want, std::string(name) + " m=2048 n=4352 k=" + std::to_string(k));
-  }
 }
 
 // Rung 36 deals k-steps out among blocks where tiles are fewer than SMs (kl/matmul_stream_k.hpp);
