@@ -56,8 +56,7 @@ constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
 constexpr int c_box_cols = 32;                          // 128 bytes of FP32: one swizzle row
 constexpr int c_box_bytes = 64 * c_box_cols * 4;         // 8 KiB: 64 rows of a consumer's half
 constexpr int staging_bytes = 2 * c_box_bytes;           // 64 columns at a time, per consumer
-constexpr int held_bytes = consumers * 8;  // each consumer's Held, parked in shared memory
-constexpr int smem_bytes = ring_bytes + consumers * staging_bytes + 2 * stages * 8 + held_bytes + 1024;
+constexpr int smem_bytes = ring_bytes + consumers * staging_bytes + 2 * stages * 8 + 1024;
 static_assert(smem_bytes + 2 * 4 <= 232448, "an H100 block has at most 227 KiB of shared memory");
 constexpr int half_tile_floats = 64 * block_n;           // one consumer's partial
 constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;
@@ -146,88 +145,22 @@ __device__ __forceinline__ float4* partial_of(float* partials, const Plan& p, in
 // planted twin matmul.relaxed_partial_announce, with a relaxed add and no fence.
 enum class Announce { released, relaxed };
 
-// Whether this block adds up quarter q (columns 64q .. 64q+63) of consumer `consumer`'s half of a
-// tile it shares: the tile's 8 units (unit 4c + q) go round robin to the sharers in block order.
-__device__ __forceinline__ bool adds_quarter(const Plan& p, int tile, int consumer, int q) {
-  return (4 * consumer + q) % p.sharers(tile) == static_cast<int>(blockIdx.x) - p.first_block(tile);
-}
-
-// The tile whose partial a consumer holds when its fix-up begins (Plan::held_tile, -1: none) and
-// the quarter of it the consumer keeps out of global memory (the first it adds up itself, so the
-// first its fix-up stores; -1: none). Found before the main loop, while d is dead (with d live,
-// the plan's 64-bit divisions spilled), and parked in shared memory at `at` until the piece ends.
-struct Held {
-  int tile = -1, kept = -1;
-};
-__device__ __forceinline__ void park_held(const Plan& p, int consumer, std::uint32_t at) {
-  if (threadIdx.x % 128 == 0) {
-    const int tile = p.held_tile(static_cast<int>(blockIdx.x));
-    int kept = -1;
-    for (int q = 3; q >= 0; --q)
-      if (tile >= 0 && adds_quarter(p, tile, consumer, q)) kept = q;
-    asm volatile("st.shared.v2.s32 [%0], {%1, %2};\n" ::"r"(at), "r"(tile), "r"(kept) : "memory");
-  }
-  named_barrier(1 + consumer, 128);
-}
-__device__ __forceinline__ Held parked_held(std::uint32_t at) {
-  Held h;
-  asm volatile("ld.volatile.shared.v2.s32 {%0, %1}, [%2];\n" : "=r"(h.tile), "=r"(h.kept) : "r"(at) : "memory");
-  return h;
-}
-
-// The kept quarter, in the consumer's staging between its partial's store and its fix-up (16
-// KiB: a float4 a thread at 16 (128 i + x), i = 0..7, so a warp's accesses are 512 contiguous
-// bytes). Nothing else uses the staging in between: the held tile is the last piece of the
-// block's share, and its fix-up comes first.
-__device__ __forceinline__ std::uint32_t kept_at(std::uint32_t staging, int i) {
-  return staging + 16 * (128 * i + static_cast<int>(threadIdx.x % 128));
-}
-
 // Stores this consumer's partial of `tile` and announces it: every thread's stores, then its
-// fence, then the warpgroup's barrier, then one release. The quarter kept (held tile only) goes
-// to the staging instead of global memory: neither written out nor read back from L2 by the
-// fix-up. Each thread's last element stored to global memory goes through a Publisher: a
-// perturbation build holds it until the fence, or, with none, lands it late.
+// fence, then the warpgroup's barrier, then one release. Each thread's last element goes through
+// a Publisher: a perturbation build holds it until the fence, or, with none, lands it late.
 template <Announce how>
 __device__ __forceinline__ void store_partial(const float (&d)[128], const Plan& p, int tile, int consumer,
-                                              std::uint32_t held_at, std::uint32_t staging, float* partials,
-                                              unsigned* counters) {
+                                              float* partials, unsigned* counters) {
   const int x = static_cast<int>(threadIdx.x % 128);
   KL_PERTURB_POINT("a consumer stores its partial tile");
-  const Held held = parked_held(held_at);
-  const int kept = held.tile == tile ? held.kept : -1;
-  if (kept >= 0) {
-    if (x == 0) bulk_wait_read();  // earlier tiles' copies out of the staging have read it
-    named_barrier(1 + consumer, 128);
-  }
   perturb::Publisher publish;
   float4* mine = partial_of(partials, p, static_cast<int>(blockIdx.x), tile, consumer);
-  const int published = kept == 3 ? 2 : 3;  // the quarter whose last element is published
 #pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    if (q == kept) {
-#pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        const float* v = d + 4 * (8 * q + i);
-        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(kept_at(staging, i)), "f"(v[0]), "f"(v[1]),
-                     "f"(v[2]), "f"(v[3])
-                     : "memory");
-      }
-      continue;
-    }
-#pragma unroll
-    for (int i = 8 * q; i < 8 * q + 7; ++i)
-      __stcg(mine + 128 * i + x, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
-    const int i = 8 * q + 7;
-    float* last = reinterpret_cast<float*>(mine + 128 * i + x);
-    if (q != published) {
-      __stcg(reinterpret_cast<float4*>(last), make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
-      continue;
-    }
-    __stcg(reinterpret_cast<float2*>(last), make_float2(d[4 * i], d[4 * i + 1]));
-    __stcg(last + 2, d[4 * i + 2]);
-    publish.store(last + 3, d[4 * i + 3]);
-  }
+  for (int i = 0; i < 31; ++i) __stcg(mine + 128 * i + x, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
+  float* last = reinterpret_cast<float*>(mine + 128 * 31 + x);
+  __stcg(reinterpret_cast<float2*>(last), make_float2(d[124], d[125]));
+  __stcg(last + 2, d[126]);
+  publish.store(last + 3, d[127]);
   if constexpr (how == Announce::released) publish.fence();
   named_barrier(1 + consumer, 128);
   if (x == 0) {
@@ -239,21 +172,19 @@ __device__ __forceinline__ void store_partial(const float (&d)[128], const Plan&
   }
 }
 
-// The fix-up of a shared tile, spread over its sharers: the tile's 8 units (adds_quarter) go
-// round robin to the sharers, so each reads and stores about 1/sharers of the tile (16 KiB of
-// partial a unit and sharer). A consumer with a unit here waits until every sharer's partial is
-// in place (the launch is cooperative: all sharers are resident), adds the unit's partials in a
-// fixed order (the same bits whatever the timing) and stores the unit through the staging, as
-// whole tiles are: quarter `kept` (-1: none) starts from this block's own partial in the staging
-// and adds the others in block order; the rest start from zero and add every sharer's in block
-// order. The wait has a time limit, after which the kernel traps instead of hanging.
-__device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int tile, int consumer, int kept,
-                                            float* partials, unsigned* counters, std::uint32_t mine,
-                                            const CUtensorMap* c_map) {
+// The fix-up of a shared tile, spread over its sharers: the tile's 8 units (consumer c's
+// columns 64q .. 64q+63 are unit 4c + q) go round robin to the sharers in block order, so each
+// reads and stores about 1/sharers of the tile (32 KiB of partials a unit and sharer). A consumer
+// with a unit here waits until every sharer's partial is in place (the launch is cooperative:
+// all sharers are resident), adds the unit's partials in block order (the same bits whatever
+// the timing) and stores the unit through the staging, as whole tiles are. The wait has a time
+// limit, after which the kernel traps instead of hanging.
+__device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int tile, int consumer, float* partials,
+                                            unsigned* counters, std::uint32_t mine, const CUtensorMap* c_map) {
   const int sharers = p.sharers(tile), first = p.first_block(tile), me = static_cast<int>(blockIdx.x) - first;
   int units = 0;
 #pragma unroll
-  for (int q = 0; q < 4; ++q) units += adds_quarter(p, tile, consumer, q);
+  for (int q = 0; q < 4; ++q) units += (4 * consumer + q) % sharers == me;
   if (units == 0) return;
   const int x = static_cast<int>(threadIdx.x % 128);
   unsigned* arrived = counters + 2 * tile;
@@ -269,24 +200,12 @@ __device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int 
   const Tile t = raster(tile, p);
 #pragma unroll
   for (int q = 0; q < 4; ++q) {
-    if (!adds_quarter(p, tile, consumer, q)) continue;
-    if (q == kept) {  // the first quarter stored here: the staging still holds it
+    if ((4 * consumer + q) % sharers != me) continue;
 #pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        float* v = d + 4 * (8 * q + i);
-        asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n"
-                     : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3])
-                     : "r"(kept_at(mine, i))
-                     : "memory");
-      }
-    } else {
-#pragma unroll
-      for (int i = 32 * q; i < 32 * q + 32; ++i) d[i] = 0.0f;
-    }
+    for (int i = 32 * q; i < 32 * q + 32; ++i) d[i] = 0.0f;
     // Four partials' loads in flight (128 registers: the other quarters of d are dead here).
 #pragma unroll 4
     for (int s = 0; s < sharers; ++s) {
-      if (q == kept && s == me) continue;  // in d already
       const float4* part = partial_of(partials, p, first + s, tile, consumer);
       float4 v[8];
 #pragma unroll
@@ -309,16 +228,13 @@ __device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int 
   }
 }
 
-// The fix-up piece of a block's walk: the tiles its share started and ended in, if shared, the
-// held one first (while the staging holds its kept quarter).
-__device__ __forceinline__ void fix_up(float (&d)[128], const Plan& p, int consumer, std::uint32_t held_at,
-                                      float* partials, unsigned* counters, std::uint32_t mine,
-                                      const CUtensorMap* c_map) {
+// The fix-up piece of a block's walk: the tiles its share started and ended in, if shared.
+__device__ __forceinline__ void fix_up(float (&d)[128], const Plan& p, int consumer, float* partials,
+                                      unsigned* counters, std::uint32_t mine, const CUtensorMap* c_map) {
   int first, last;
   p.shared_tiles(static_cast<int>(blockIdx.x), first, last);
-  const Held held = parked_held(held_at);
-  if (held.tile >= 0) fix_up_tile(d, p, held.tile, consumer, held.kept, partials, counters, mine, c_map);
-  if (first >= 0 && first != held.tile) fix_up_tile(d, p, first, consumer, -1, partials, counters, mine, c_map);
+  if (first >= 0) fix_up_tile(d, p, first, consumer, partials, counters, mine, c_map);
+  if (last >= 0) fix_up_tile(d, p, last, consumer, partials, counters, mine, c_map);
 }
 
 // Which plans a kernel instantiation runs: whole tiles only (no partial, announcement or fix-up
@@ -376,13 +292,11 @@ __global__ void __launch_bounds__(threads, 1)
   const int consumer = warpgroup - 1;
   const bool leader = threadIdx.x % 128 == 0;  // frees slots (one arrival a warpgroup), issues C's copies
   float d[128];
-  const std::uint32_t held_at = empty + stages * 8 + 8 * consumer;
-  if constexpr (plans == Plans::with_shares) park_held(plan, consumer, held_at);
   int step = 0;
   for (Piece piece; pieces.next(piece);) {
     if constexpr (plans == Plans::with_shares) {
       if (piece.tile == Pieces::fix_up) {  // every block has announced all its partials before this
-        fix_up(d, plan, consumer, held_at, partials, counters, staging + consumer * staging_bytes, &c_map);
+        fix_up(d, plan, consumer, partials, counters, staging + consumer * staging_bytes, &c_map);
         continue;
       }
     }
@@ -408,8 +322,7 @@ __global__ void __launch_bounds__(threads, 1)
     if (leader) mbarrier::arrive(empty + 8 * ((step - 1) % stages));  // the piece's last slot: read
     if constexpr (plans == Plans::with_shares) {
       if (piece.k_begin != 0 || piece.k_end != plan.k_steps) {
-        store_partial<how>(d, plan, piece.tile, consumer, held_at, staging + consumer * staging_bytes, partials,
-                           counters);
+        store_partial<how>(d, plan, piece.tile, consumer, partials, counters);
         continue;
       }
     }

@@ -1,7 +1,6 @@
 // Stream-K's plan (kl/matmul_stream_k.hpp), host only: which shapes are dealt out by k-step, and
 // that the blocks' pieces cover every k-step of every tile exactly once, that the blocks sharing
-// a tile are the ones the finisher reads, in distinct slots, and that the tile a block's fix-up
-// finds in its accumulators is the one held_tile names. The kernel (36_wgmma_stream_k.cu)
+// a tile are the ones the finisher reads, in distinct slots. The kernel (36_wgmma_stream_k.cu)
 // walks the same functions; its results are checked on the GPU by kl.matmul.unit.
 #include "kl/matmul_stream_k.hpp"
 
@@ -36,13 +35,9 @@ std::map<int, std::vector<std::pair<int, Piece>>> walk_and_check(const Plan& p, 
     int fix_ups = 0, shared_first = -1, shared_last = -1;
     p.shared_tiles(b, shared_first, shared_last);
     std::vector<int> shared_seen;
-    Piece before_fix_up{-1, 0, 0};  // the piece the accumulators hold when the fix-up begins
     for (Piece piece; pieces.next(piece);) {
       if (piece.tile == Pieces::fix_up) {
         ++fix_ups;
-        const bool partial = before_fix_up.k_begin != 0 || before_fix_up.k_end != p.k_steps;
-        EXPECT_EQ(p.held_tile(b), partial ? before_fix_up.tile : -1)
-            << where << ": block " << b << " holds another tile's partial at its fix-up";
         EXPECT_EQ(piece.k_begin, piece.k_end) << where << ": the fix-up computes no k-steps";
         EXPECT_LE(previous_tile, p.sk_tiles - 1) << where << ": block " << b << "'s fix-up comes after a whole tile";
         continue;
@@ -63,9 +58,7 @@ std::map<int, std::vector<std::pair<int, Piece>>> walk_and_check(const Plan& p, 
         EXPECT_LT(p.slot(b, piece.tile), 2 * b + 2) << where;
       }
       by_tile[piece.tile].push_back({b, piece});
-      if (fix_ups == 0) before_fix_up = piece;
     }
-    if (fix_ups == 0) EXPECT_EQ(p.held_tile(b), -1) << where << ": block " << b << " has no fix-up";
     // The fix-up: once, after the share, where there is one; over the tiles the walk shared.
     EXPECT_EQ(fix_ups, p.first_step(b) < p.first_step(b + 1) ? 1 : 0) << where << ": block " << b;
     std::vector<int> shared_said;

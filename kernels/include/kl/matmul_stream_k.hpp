@@ -74,15 +74,6 @@ struct Plan {
     if (sharers(t0) > 1) first = t0;
     if (t1 != t0 && sharers(t1) > 1) last = t1;
   }
-  // The shared tile whose partial block b still holds in its accumulators when its fix-up begins
-  // (-1: none): the tile of its share's last k-step, if other blocks share it. The fix-up adds
-  // this block's own units of it from registers (its partial there is stored without them).
-  KL_STREAM_K_HD int held_tile(int b) const {
-    const std::int64_t begin = first_step(b), end = first_step(b + 1);
-    if (begin == end) return -1;
-    const int t = static_cast<int>((end - 1) / k_steps);
-    return sharers(t) > 1 ? t : -1;
-  }
 };
 
 // k-steps [k_begin, k_end) of tile `tile`.
