@@ -6,7 +6,8 @@
 // engine drains C while the consumer already waits on the next tile's first stage. Before a
 // box's staging is written again its previous copy must have read it (cp.async.bulk.wait_group.read),
 // and the writes are made visible to the copy engine first (fence.proxy.async). The staging (16 KiB
-// a consumer) fits beside the 4-stage ring: 224 KiB of the 227 an H100 block may have.
+// a consumer) fits beside the 4-stage ring: 224 KiB of the 227 an H100 block may have. (The
+// epilogue's code is hopper_wgmma.cuh's store_c_quarter, which rung 36 uses too.)
 // The rest is rung 34: persistent blocks in the grouped tile order, the ring running on across
 // tiles, one producer and two consumer warpgroups, wgmma 64x256x16. Every mbarrier wait has a
 // time limit; the perturbation build delays the producer before it fills a slot and a consumer
@@ -40,9 +41,7 @@ constexpr int a_stage_bytes = block_m * block_k * 2;
 constexpr int b_stage_bytes = block_k * block_n * 2;
 constexpr int b_box_bytes = block_k * box_n * 2;
 constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
-constexpr int c_box_cols = 32;                          // 128 bytes of FP32: one swizzle row
-constexpr int c_box_bytes = 64 * c_box_cols * 4;         // 8 KiB: 64 rows of a consumer's half
-constexpr int staging_bytes = 2 * c_box_bytes;           // 64 columns at a time, per consumer
+constexpr int staging_bytes = c_staging_bytes;          // C's epilogue, per consumer
 constexpr int smem_bytes = ring_bytes + consumers * staging_bytes + 2 * stages * 8 + 1024;
 static_assert(smem_bytes <= 232448, "an H100 block has at most 227 KiB of shared memory");
 constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;
@@ -107,7 +106,6 @@ __global__ void __launch_bounds__(threads, 1)
 
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
   const int consumer = warpgroup - 1;
-  const int warp = static_cast<int>(threadIdx.x % 128) / 32, lane = static_cast<int>(threadIdx.x) % 32;
   const bool leader = threadIdx.x % 128 == 0;  // frees slots (one arrival a warpgroup), issues C's copies
   int step = 0;
   for (int id = static_cast<int>(blockIdx.x); id < tiles; id += static_cast<int>(gridDim.x)) {
@@ -133,34 +131,10 @@ __global__ void __launch_bounds__(threads, 1)
     }
     wgmma_wait<0>(d);
     if (leader) mbarrier::arrive(empty + 8 * ((step - 1) % stages));  // the tile's last slot: read
-    // Rung 33's accumulator layout: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8 of this
-    // consumer's 64; d[4j .. 4j+3] are columns 8j + 2(lane%4) and the next, of those two rows.
-    const std::uint32_t mine = staging + consumer * staging_bytes;
-    const int r0 = warp * 16 + lane / 4;
+    // C through the staging, 64 columns at a time (hopper_wgmma.cuh's epilogue).
 #pragma unroll
-    for (int q = 0; q < block_n / 64; ++q) {
-      if (leader) bulk_wait_read();  // the previous boxes' copies have read the staging
-      named_barrier(1 + consumer, 128);
-#pragma unroll
-      for (int j = 8 * q; j < 8 * q + 8; ++j) {
-        const int col = j * 8 + 2 * (lane % 4) - 64 * q;  // 0..63 within this quarter
-        const int box = col / c_box_cols, cb = col % c_box_cols;
-        // 128-byte swizzle: the 16-byte unit cb/4 of row r sits at unit (cb/4) ^ (r % 8).
-#pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int r = r0 + 8 * half;
-          const std::uint32_t at = mine + box * c_box_bytes + r * 128 + (((cb / 4) ^ (r % 8)) * 16) + (cb % 4) * 4;
-          st_shared_f2(at, d[4 * j + 2 * half], d[4 * j + 2 * half + 1]);
-        }
-      }
-      fence_proxy_async();  // these writes, seen by the copy engine
-      named_barrier(1 + consumer, 128);
-      if (leader) {
-        for (int box = 0; box < 2; ++box)
-          tma_store(&c_map, mine + box * c_box_bytes, t.col + 64 * q + box * c_box_cols, t.row + consumer * 64);
-        bulk_commit();
-      }
-    }
+    for (int q = 0; q < block_n / 64; ++q)
+      store_c_quarter(d, q, t.row + consumer * 64, t.col, consumer, staging + consumer * staging_bytes, &c_map);
   }
   if (leader) bulk_wait_all();  // C written before the block's shared memory goes
 #elif defined(__CUDA_ARCH__)

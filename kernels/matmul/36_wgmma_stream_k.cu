@@ -53,9 +53,7 @@ constexpr int a_stage_bytes = block_m * block_k * 2;
 constexpr int b_stage_bytes = block_k * block_n * 2;
 constexpr int b_box_bytes = block_k * box_n * 2;
 constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
-constexpr int c_box_cols = 32;                          // 128 bytes of FP32: one swizzle row
-constexpr int c_box_bytes = 64 * c_box_cols * 4;         // 8 KiB: 64 rows of a consumer's half
-constexpr int staging_bytes = 2 * c_box_bytes;           // 64 columns at a time, per consumer
+constexpr int staging_bytes = c_staging_bytes;          // C's epilogue, per consumer
 constexpr int smem_bytes = ring_bytes + consumers * staging_bytes + 2 * stages * 8 + 1024;
 static_assert(smem_bytes + 2 * 4 <= 232448, "an H100 block has at most 227 KiB of shared memory");
 constexpr int half_tile_floats = 64 * block_n;           // one consumer's partial
@@ -76,37 +74,10 @@ __device__ __forceinline__ Tile raster(int id, const Plan& p) {
   return {(first_row + in_group % rows) * block_m, in_group / rows * block_n};
 }
 
-// Columns 64q .. 64q+63 of one consumer's 64 x 256 half of C, from its accumulators, through the
-// swizzled staging and two TMA stores (rung 35's epilogue, a quarter of it); TMA writes only the
-// part inside C. Called with q a constant (unrolled loops): d's indices must be.
+// C's quarter q of a consumer's half of tile t (hopper_wgmma.cuh's epilogue, shared with rung 35).
 __device__ __forceinline__ void store_quarter(const float (&d)[128], int q, Tile t, int consumer, std::uint32_t mine,
                                               const CUtensorMap* c_map) {
-  const int warp = static_cast<int>(threadIdx.x % 128) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  const bool leader = threadIdx.x % 128 == 0;
-  // Rung 33's accumulator layout: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8 of this
-  // consumer's 64; d[4j .. 4j+3] are columns 8j + 2(lane%4) and the next, of those two rows.
-  const int r0 = warp * 16 + lane / 4;
-  if (leader) bulk_wait_read();  // the previous boxes' copies have read the staging
-  named_barrier(1 + consumer, 128);
-#pragma unroll
-  for (int j = 8 * q; j < 8 * q + 8; ++j) {
-    const int col = j * 8 + 2 * (lane % 4) - 64 * q;  // 0..63 within this quarter
-    const int box = col / c_box_cols, cb = col % c_box_cols;
-    // 128-byte swizzle: the 16-byte unit cb/4 of row r sits at unit (cb/4) ^ (r % 8).
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int r = r0 + 8 * half;
-      const std::uint32_t at = mine + box * c_box_bytes + r * 128 + (((cb / 4) ^ (r % 8)) * 16) + (cb % 4) * 4;
-      st_shared_f2(at, d[4 * j + 2 * half], d[4 * j + 2 * half + 1]);
-    }
-  }
-  fence_proxy_async();  // these writes, seen by the copy engine
-  named_barrier(1 + consumer, 128);
-  if (leader) {
-    for (int box = 0; box < 2; ++box)
-      tma_store(c_map, mine + box * c_box_bytes, t.col + 64 * q + box * c_box_cols, t.row + consumer * 64);
-    bulk_commit();
-  }
+  store_c_quarter(d, q, t.row + consumer * 64, t.col, consumer, mine, c_map);
 }
 
 // The counters of a shared tile, in PTX (cuda::atomic_ref's operations call a function, its

@@ -1,6 +1,7 @@
 // What the Hopper rungs (33_wgmma_tma.cu .. 36_wgmma_stream_k.cu) share:
-// the TMA copies in and out, the shared-memory matrix descriptor and the 64x256x16 warpgroup MMA
-// with its fences, and the tensor maps the host builds for A, B and C. sm_90a only: included by
+// the TMA copies in and out, C's epilogue through shared memory (35, 36), the shared-memory matrix
+// descriptor and the 64x256x16 warpgroup MMA with its fences, and the tensor maps the host builds
+// for A, B and C. sm_90a only: included by
 // translation units built for it.
 #pragma once
 
@@ -50,6 +51,49 @@ __device__ __forceinline__ void named_barrier(int id, int count) {
 }
 __device__ __forceinline__ void st_shared_f2(std::uint32_t at, float x, float y) {
   asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at), "f"(x), "f"(y) : "memory");
+}
+
+// ---- C's epilogue (rungs 35 and 36)
+
+// Each consumer's 64 x 256 half of C leaves 64 columns at a time through 16 KiB of staging: two
+// 64x32 FP32 boxes in the 128-byte swizzle (so the 32 lanes of a store land in distinct banks),
+// each handed to TMA.
+constexpr int c_box_cols = 32;                    // 128 bytes of FP32: one swizzle row
+constexpr int c_box_bytes = 64 * c_box_cols * 4;  // 8 KiB: 64 rows of a consumer's half
+constexpr int c_staging_bytes = 2 * c_box_bytes;  // 64 columns at a time, per consumer
+
+// Columns 64q .. 64q+63 of consumer `consumer`'s 64 x 256 half of C (its rows from `row`, its
+// columns from `col`), from the accumulators through the consumer's staging and two TMA stores
+// (TMA writes only the part inside C). Before the staging is written again, the previous boxes'
+// copies must have read it (wait_read), and the writes are made visible to the copy engine first
+// (fence.proxy.async). Called with q a constant (unrolled loops): d's indices must be.
+__device__ __forceinline__ void store_c_quarter(const float (&d)[128], int q, int row, int col, int consumer,
+                                                std::uint32_t staging, const CUtensorMap* c_map) {
+  const int warp = static_cast<int>(threadIdx.x % 128) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const bool leader = threadIdx.x % 128 == 0;  // the thread that issues and waits for the copies
+  // Rung 33's accumulator layout: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8 of this
+  // consumer's 64; d[4j .. 4j+3] are columns 8j + 2(lane%4) and the next, of those two rows.
+  const int r0 = warp * 16 + lane / 4;
+  if (leader) bulk_wait_read();  // the previous boxes' copies have read the staging
+  named_barrier(1 + consumer, 128);
+#pragma unroll
+  for (int j = 8 * q; j < 8 * q + 8; ++j) {
+    const int c = j * 8 + 2 * (lane % 4) - 64 * q;  // 0..63 within this quarter
+    const int box = c / c_box_cols, cb = c % c_box_cols;
+    // 128-byte swizzle: the 16-byte unit cb/4 of row r sits at unit (cb/4) ^ (r % 8).
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int r = r0 + 8 * half;
+      const std::uint32_t at = staging + box * c_box_bytes + r * 128 + (((cb / 4) ^ (r % 8)) * 16) + (cb % 4) * 4;
+      st_shared_f2(at, d[4 * j + 2 * half], d[4 * j + 2 * half + 1]);
+    }
+  }
+  fence_proxy_async();  // these writes, seen by the copy engine
+  named_barrier(1 + consumer, 128);
+  if (leader) {
+    for (int box = 0; box < 2; ++box) tma_store(c_map, staging + box * c_box_bytes, col + 64 * q + box * c_box_cols, row);
+    bulk_commit();
+  }
 }
 
 // ---- wgmma
