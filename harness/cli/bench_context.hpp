@@ -74,6 +74,34 @@ struct BenchCheck {
   std::string describe() const { return result.describe() + (detail.empty() ? "" : "\n  " + detail); }
 };
 
+// What a bench run keeps of a family between its cases (inputs, expected outputs; Bench::state),
+// under keys of the family's own, for as long as the run stays in that family: a family's cases
+// come one after another (select_bench_cases), and a re-measured gate's case starts its family
+// again. Kept for the whole run, every family's last states added up: a run with the size
+// sweeps held elementwise's 2^30-float arrays (12 GiB) and matmul's inputs at all its shapes (11
+// GiB) through the families after them, and ran the H100's 80 GB out in the last one (basics,
+// 51 GB alone).
+class FamilyStates {
+ public:
+  void begin_family(const std::string& family) {
+    if (family == family_) return;
+    states_.clear();
+    family_ = family;
+  }
+  // The entry under `key`, default-constructed when new: the family builds it.
+  template <class T>
+  T& get(const std::string& key) {
+    std::shared_ptr<void>& slot = states_[key];
+    if (!slot) slot = std::make_shared<T>();
+    return *static_cast<T*>(slot.get());
+  }
+  std::size_t size() const { return states_.size(); }
+
+ private:
+  std::string family_;
+  std::map<std::string, std::shared_ptr<void>> states_;
+};
+
 // What a hook measures with: device facts, the physical roofline, in-process ceilings, the
 // repetition policy, L2 flushing and the family's cached inputs. One per `kernel-lab bench`.
 class Bench {
@@ -137,12 +165,13 @@ class Bench {
   // copy_ceiling(bytes) at a swept size.
   std::pair<std::string, double> copy_ceiling_of(const BenchCase& c, std::size_t bytes);
 
-  // The family's inputs, built on first use and kept for its other cases and re-measurements.
+  // The run moves on to a case of `family` (cmd_bench, before every case it measures): the
+  // states of any other family are dropped (FamilyStates).
+  void begin_family(const std::string& family) { states_.begin_family(family); }
+  // The current family's inputs under `key`, built on first use and kept for its other cases.
   template <class T>
-  T& state(const std::string& family) {
-    std::shared_ptr<void>& slot = states_[family];
-    if (!slot) slot = std::make_shared<T>();
-    return *static_cast<T*>(slot.get());
+  T& state(const std::string& key) {
+    return states_.get<T>(key);
   }
 
  private:
@@ -157,13 +186,13 @@ class Bench {
   std::vector<bench::Ceiling> ceilings_;
   DeviceBuffer<unsigned char> l2_flush_;
   unsigned flush_round_ = 0;
-  std::map<std::string, std::shared_ptr<void>> states_;
+  FamilyStates states_;
 };
 
 // Helpers every hook shares.
 
 // What a family keeps of its inputs between cases, by a key of its own and the n they are for.
-// The bench size's stay for the whole run (the gates re-measure them); asking for a new swept
+// The bench size's stay while the run is in the family (FamilyStates); asking for a new swept
 // size drops the other swept sizes' first, so a sweep holds one size at a time (2^30 elements
 // are gigabytes). `at` returns the entry, default-constructed when new: the family builds it.
 template <class Key, class Inputs>

@@ -27,6 +27,7 @@ void print_result(std::ostream& out, const bench::Result& r, const char* prefix)
 
 // Measures one case and holds it against the roofline (a HarnessError ends the bench, exit 1).
 bench::Result measure(const BenchCase& c, Bench& ctx) {
+  ctx.begin_family(c.family);
   const bench::Result r = find_family(c.family).bench_measure(c, ctx);
   bench::check_against_roofline(r, ctx.roofline());
   return r;

@@ -227,6 +227,43 @@ TEST(BenchTiming, MedianMinMaxOfTheRuns) {
   EXPECT_EQ(kl::summarize_timings({}).repetitions, 0);
 }
 
+// A bench run keeps a family's states while it measures that family's cases and drops them when
+// it moves on to another family (else a sweep's largest inputs of every family add up: the
+// H100's 80 GB ran out). Coming back to a family (a re-measured gate) starts it afresh.
+TEST(BenchFamilyStates, KeptWithinAFamilyDroppedWhenTheRunMovesOn) {
+  kl::cli::FamilyStates states;
+  states.begin_family("elementwise");
+  states.get<int>("elementwise/add") = 1;
+  states.get<int>("elementwise/axpy") = 2;
+  states.begin_family("elementwise");  // the next case of the same family
+  EXPECT_EQ(states.get<int>("elementwise/add"), 1);
+  EXPECT_EQ(states.get<int>("elementwise/axpy"), 2);
+  states.begin_family("matmul");
+  EXPECT_EQ(states.size(), 0u);
+  states.get<int>("matmul") = 3;
+  states.begin_family("elementwise");
+  EXPECT_EQ(states.get<int>("elementwise/add"), 0);  // built again by the family
+  EXPECT_EQ(states.size(), 1u);
+}
+
+// Which is cheap only if a run's cases of one family come one after another: with the sweeps,
+// every family's cases form one run of the list.
+TEST(BenchFamilyStates, EachFamilysCasesAreContiguous) {
+  for (const bool sweep : {false, true}) {
+    const kl::cli::BenchSelection all = kl::cli::select_bench_cases("", "", sweep);
+    std::set<std::string> finished;
+    std::string current;
+    for (const kl::cli::BenchCase& c : all.cases) {
+      if (c.family == current) continue;
+      EXPECT_FALSE(finished.count(c.family)) << c.key() << ": family " << c.family << " comes back after "
+                                             << current << " (sweep " << sweep << ")";
+      if (!current.empty()) finished.insert(current);
+      current = c.family;
+    }
+    EXPECT_GE(finished.size() + 1, 7u);
+  }
+}
+
 // A family's cached inputs: the bench size's survive every swept size; a swept size's are dropped
 // when another swept size is asked for, and kept while the same one is asked again.
 TEST(BenchInputsBySize, KeepsTheBenchSizeAndOneSweptSize) {

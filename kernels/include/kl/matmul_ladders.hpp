@@ -29,7 +29,7 @@ struct SweepShape {
 // The shapes besides the bench's 4096^3 (square 1024..8192, three non-square).
 const std::vector<SweepShape>& sgemm_sweep_shapes();
 
-// The tensor-core ladder beyond the seeds (kernels/matmul/30_*.cu .. 35_*.cu): FP16 inputs, FP32
+// The tensor-core ladder beyond the seeds (kernels/matmul/30_*.cu .. 36_*.cu): FP16 inputs, FP32
 // accumulation and output, each rung read against cuBLAS GemmEx on the same shape. `profile`
 // says what Nsight Compute shows (profile-tensor: tensor pipe use, shared-memory bank
 // conflicts, achieved occupancy).
