@@ -75,12 +75,13 @@ struct BenchCheck {
 };
 
 // What a bench run keeps of a family between its cases (inputs, expected outputs; Bench::state),
-// under keys of the family's own, for as long as the run stays in that family: a family's cases
-// come one after another (select_bench_cases), and a re-measured gate's case starts its family
-// again. Kept for the whole run, every family's last states added up: a run with the size
-// sweeps held elementwise's 2^30-float arrays (12 GiB) and matmul's inputs at all its shapes (11
-// GiB) through the families after them, and ran the H100's 80 GB out in the last one (basics,
-// 51 GB alone).
+// under keys of the family's own, while the run stays in that family: a family's cases come one
+// after another (select_bench_cases), and a gate re-measured after the run builds its family's
+// states again unless that family is still the current one (matmul's include its FP64 device
+// references: seconds, not minutes). Why not for the whole run: each family's last states, its
+// largest swept size, added up: elementwise's 2^30-float arrays (12 GiB) and matmul's inputs at
+// all its shapes (11 GiB) stayed through the families after them, and the H100's 80 GB ran out
+// in the last one (basics, 51 GB alone).
 class FamilyStates {
  public:
   void begin_family(const std::string& family) {
@@ -95,7 +96,7 @@ class FamilyStates {
     if (!slot) slot = std::make_shared<T>();
     return *static_cast<T*>(slot.get());
   }
-  std::size_t size() const { return states_.size(); }
+  std::size_t size() const { return states_.size(); }  // for the tests
 
  private:
   std::string family_;

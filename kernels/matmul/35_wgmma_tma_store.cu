@@ -41,8 +41,7 @@ constexpr int a_stage_bytes = block_m * block_k * 2;
 constexpr int b_stage_bytes = block_k * block_n * 2;
 constexpr int b_box_bytes = block_k * box_n * 2;
 constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
-constexpr int staging_bytes = c_staging_bytes;          // C's epilogue, per consumer
-constexpr int smem_bytes = ring_bytes + consumers * staging_bytes + 2 * stages * 8 + 1024;
+constexpr int smem_bytes = ring_bytes + consumers * c_staging_bytes + 2 * stages * 8 + 1024;
 static_assert(smem_bytes <= 232448, "an H100 block has at most 227 KiB of shared memory");
 constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;
 
@@ -70,7 +69,7 @@ __global__ void __launch_bounds__(threads, 1)
   const std::uint32_t base = (shared_address(smem_raw) + 1023) & ~1023u;
   const std::uint32_t a_ring = base, b_ring = base + stages * a_stage_bytes;
   const std::uint32_t staging = base + ring_bytes;  // consumers' 16 KiB each
-  const std::uint32_t full = staging + consumers * staging_bytes, empty = full + stages * 8;
+  const std::uint32_t full = staging + consumers * c_staging_bytes, empty = full + stages * 8;
   const int k_tiles = k / block_k;
   const int tiles = (m / block_m) * (n / block_n);
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
@@ -106,7 +105,7 @@ __global__ void __launch_bounds__(threads, 1)
 
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
   const int consumer = warpgroup - 1;
-  const bool leader = threadIdx.x % 128 == 0;  // frees slots (one arrival a warpgroup), issues C's copies
+  const bool leader = threadIdx.x % 128 == 0;  // frees slots (one arrival a warpgroup), waits for C's copies
   int step = 0;
   for (int id = static_cast<int>(blockIdx.x); id < tiles; id += static_cast<int>(gridDim.x)) {
     const Tile t = raster(id, m, n);
@@ -134,7 +133,7 @@ __global__ void __launch_bounds__(threads, 1)
     // C through the staging, 64 columns at a time (hopper_wgmma.cuh's epilogue).
 #pragma unroll
     for (int q = 0; q < block_n / 64; ++q)
-      store_c_quarter(d, q, t.row + consumer * 64, t.col, consumer, staging + consumer * staging_bytes, &c_map);
+      store_c_quarter(d, q, t.row + consumer * 64, t.col, consumer, staging + consumer * c_staging_bytes, &c_map);
   }
   if (leader) bulk_wait_all();  // C written before the block's shared memory goes
 #elif defined(__CUDA_ARCH__)

@@ -53,8 +53,7 @@ constexpr int a_stage_bytes = block_m * block_k * 2;
 constexpr int b_stage_bytes = block_k * block_n * 2;
 constexpr int b_box_bytes = block_k * box_n * 2;
 constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
-constexpr int staging_bytes = c_staging_bytes;          // C's epilogue, per consumer
-constexpr int smem_bytes = ring_bytes + consumers * staging_bytes + 2 * stages * 8 + 1024;
+constexpr int smem_bytes = ring_bytes + consumers * c_staging_bytes + 2 * stages * 8 + 1024;
 static_assert(smem_bytes + 2 * 4 <= 232448, "an H100 block has at most 227 KiB of shared memory");
 constexpr int half_tile_floats = 64 * block_n;           // one consumer's partial
 constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;
@@ -74,9 +73,10 @@ __device__ __forceinline__ Tile raster(int id, const Plan& p) {
   return {(first_row + in_group % rows) * block_m, in_group / rows * block_n};
 }
 
-// C's quarter q of a consumer's half of tile t (hopper_wgmma.cuh's epilogue, shared with rung 35).
-__device__ __forceinline__ void store_quarter(const float (&d)[128], int q, Tile t, int consumer, std::uint32_t mine,
-                                              const CUtensorMap* c_map) {
+// C's quarter q of consumer `consumer`'s half of tile t: hopper_wgmma.cuh's epilogue, shared with
+// rung 35 (taking the tile whole keeps this rung's PTX as it was measured).
+__device__ __forceinline__ void store_tile_quarter(const float (&d)[128], int q, Tile t, int consumer,
+                                                   std::uint32_t mine, const CUtensorMap* c_map) {
   store_c_quarter(d, q, t.row + consumer * 64, t.col, consumer, mine, c_map);
 }
 
@@ -190,7 +190,9 @@ __device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int 
         sum[3] += v[i].w;
       }
     }
-    store_quarter(d, q, t, consumer, mine, c_map);  // its barriers also order every thread's loads
+    // Its barriers (named barrier 1 + consumer) also order every thread's loads of the partials
+    // before the leader counts the unit read below.
+    store_tile_quarter(d, q, t, consumer, mine, c_map);
   }
   // The tile's last reader (its 8th unit) zeroes both counters for the next launch.
   if (x == 0 && count_reads(counters + 2 * tile + 1, static_cast<unsigned>(units)) + units == 8u) {
@@ -221,7 +223,7 @@ __global__ void __launch_bounds__(threads, 1)
   const std::uint32_t base = (shared_address(smem_raw) + 1023) & ~1023u;
   const std::uint32_t a_ring = base, b_ring = base + stages * a_stage_bytes;
   const std::uint32_t staging = base + ring_bytes;  // consumers' 16 KiB each
-  const std::uint32_t full = staging + consumers * staging_bytes, empty = full + stages * 8;
+  const std::uint32_t full = staging + consumers * c_staging_bytes, empty = full + stages * 8;
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   KL_PERTURB_ENTRY();
   if constexpr (plans == Plans::whole_tiles)
@@ -261,13 +263,13 @@ __global__ void __launch_bounds__(threads, 1)
 
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
   const int consumer = warpgroup - 1;
-  const bool leader = threadIdx.x % 128 == 0;  // frees slots (one arrival a warpgroup), issues C's copies
+  const bool leader = threadIdx.x % 128 == 0;  // frees slots (one arrival a warpgroup), waits for C's copies
   float d[128];
   int step = 0;
   for (Piece piece; pieces.next(piece);) {
     if constexpr (plans == Plans::with_shares) {
       if (piece.tile == Pieces::fix_up) {  // every block has announced all its partials before this
-        fix_up(d, plan, consumer, partials, counters, staging + consumer * staging_bytes, &c_map);
+        fix_up(d, plan, consumer, partials, counters, staging + consumer * c_staging_bytes, &c_map);
         continue;
       }
     }
@@ -299,7 +301,7 @@ __global__ void __launch_bounds__(threads, 1)
     }
     const Tile t = raster(piece.tile, plan);
 #pragma unroll
-    for (int q = 0; q < block_n / 64; ++q) store_quarter(d, q, t, consumer, staging + consumer * staging_bytes, &c_map);
+    for (int q = 0; q < block_n / 64; ++q) store_tile_quarter(d, q, t, consumer, staging + consumer * c_staging_bytes, &c_map);
   }
   if (leader) bulk_wait_all();  // C written before the block's shared memory goes
 #elif defined(__CUDA_ARCH__)

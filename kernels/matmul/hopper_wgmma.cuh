@@ -1,8 +1,7 @@
-// What the Hopper rungs (33_wgmma_tma.cu .. 36_wgmma_stream_k.cu) share:
-// the TMA copies in and out, C's epilogue through shared memory (35, 36), the shared-memory matrix
-// descriptor and the 64x256x16 warpgroup MMA with its fences, and the tensor maps the host builds
-// for A, B and C. sm_90a only: included by
-// translation units built for it.
+// What the Hopper rungs (33_wgmma_tma.cu .. 36_wgmma_stream_k.cu) share: the TMA copies in and
+// out, C's epilogue through shared memory (35, 36), the shared-memory matrix descriptor and the
+// 64x256x16 warpgroup MMA with its fences, and the tensor maps the host builds for A, B and C.
+// sm_90a only: included by translation units built for it.
 #pragma once
 
 #include "kl/check.hpp"
@@ -66,7 +65,9 @@ constexpr int c_staging_bytes = 2 * c_box_bytes;  // 64 columns at a time, per c
 // columns from `col`), from the accumulators through the consumer's staging and two TMA stores
 // (TMA writes only the part inside C). Before the staging is written again, the previous boxes'
 // copies must have read it (wait_read), and the writes are made visible to the copy engine first
-// (fence.proxy.async). Called with q a constant (unrolled loops): d's indices must be.
+// (fence.proxy.async). The consumer's 128 threads meet at named barrier 1 + consumer before and
+// after the staging's writes: a caller may rely on that to order its own earlier accesses (rung
+// 36's fix-up, its partials' loads). Called with q a constant (unrolled loops): d's indices must be.
 __device__ __forceinline__ void store_c_quarter(const float (&d)[128], int q, int row, int col, int consumer,
                                                 std::uint32_t staging, const CUtensorMap* c_map) {
   const int warp = static_cast<int>(threadIdx.x % 128) / 32, lane = static_cast<int>(threadIdx.x) % 32;
