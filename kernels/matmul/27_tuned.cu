@@ -12,9 +12,9 @@
 #include "kl/check.hpp"
 
 #include <map>
-#include <utility>
 #include <mutex>
 #include <stdexcept>
+#include <utility>
 
 namespace kl::matmul {
 namespace {

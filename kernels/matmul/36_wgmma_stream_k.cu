@@ -359,12 +359,9 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
   config.attrs = &cooperative;
   config.numAttrs = plan.sk_tiles > 0 ? 1 : 0;
   // Whole-tile plans on the instantiation without the stream-K code (announcing is moot there).
-  if (plan.sk_tiles > 0)
-    KL_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_stream_k<how, Plans::with_shares>, plan, a_map, b_map, c_map,
-                                     partials, counters));
-  else
-    KL_CUDA_CHECK(cudaLaunchKernelEx(&config, wgmma_stream_k<Announce::released, Plans::whole_tiles>, plan, a_map,
-                                     b_map, c_map, partials, counters));
+  const auto kernel = plan.sk_tiles > 0 ? wgmma_stream_k<how, Plans::with_shares>
+                                        : wgmma_stream_k<Announce::released, Plans::whole_tiles>;
+  KL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, plan, a_map, b_map, c_map, partials, counters));
   if (!direct) copy_corner_back(c, c_pitch, args.c, s, stream);
 }
 

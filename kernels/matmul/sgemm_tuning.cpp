@@ -71,6 +71,10 @@ std::string line_key(const std::string& gpu, ShapeClass shape) {
   return shape == ShapeClass::any ? gpu : gpu + " " + bracketed(shape);
 }
 
+std::string line_text(const std::string& gpu, ShapeClass shape, const std::string& config) {
+  return "gpu " + line_key(gpu, shape) + " = " + config;
+}
+
 std::string_view name_of(ShapeClass c) {
   switch (c) {
     case ShapeClass::small: return "small";
@@ -134,7 +138,7 @@ std::string config_for(const std::vector<Choice>& choices, const std::string& gp
 }
 
 std::string with_choice(std::string_view text, const std::string& gpu, ShapeClass shape, const std::string& config) {
-  const std::string line = "gpu " + line_key(gpu, shape) + " = " + config;
+  const std::string line = line_text(gpu, shape, config);
   std::string out;
   bool replaced = false;
   for (const std::string& l : lines_of(text)) {

@@ -110,7 +110,8 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
     const std::string text = matmul::tuning::with_choice(read_file(path), gpu, shape_class, best->config);
     matmul::tuning::parse(text, matmul::tuned_config_names());  // never write a file the build would reject
     std::ofstream(path) << text;
-    out << "wrote 'gpu " << key << " = " << best->config << "' to " << path << " (rebuild to ship it)\n";
+    out << "wrote '" << matmul::tuning::line_text(gpu, shape_class, best->config) << "' to " << path
+        << " (rebuild to ship it)\n";
   }
   return std::any_of(results.begin(), results.end(), [](const Timed& t) { return !t.correct; }) ? 1 : 0;
 }

@@ -24,6 +24,8 @@ ShapeClass shape_class_of(std::int64_t m, std::int64_t n);
 std::string_view name_of(ShapeClass c);
 // What a line for `gpu` and class `shape` names before its '=': "NAME" or "NAME [CLASS]".
 std::string line_key(const std::string& gpu, ShapeClass shape);
+// The whole line: "gpu NAME [CLASS] = CONFIG".
+std::string line_text(const std::string& gpu, ShapeClass shape, const std::string& config);
 
 struct Choice {
   std::string gpu;                    // "" for the default line
