@@ -12,7 +12,8 @@
 //    so A, B and C keep their own sizes (rows padded to 16 bytes only where TMA requires it).
 // What did not pay (docs/TENSOR_CORE_LADDER.md): the last sharer to arrive adding whole tiles
 // alone (its reads were the kernel's tail), shares at scattered k offsets (concurrent blocks stop
-// sharing A and B panels in L2), and the last wave dealt out at 8192^3 (0.905x against 1.00x).
+// sharing A and B panels in L2), the last wave dealt out at 8192^3 (0.905x against 1.00x), and
+// 128x128 tiles split in halves at K-heavy (0.80x: A read twice as often).
 // Plans of whole tiles alone run an instantiation without the stream-K code (Plans::whole_tiles):
 // with it, ptxas had to fit the fix-up into the same 168 registers and the whole-tile path spilled.
 // The rest is rung 35: persistent blocks, the ring running on across pieces, one producer and two
@@ -20,7 +21,7 @@
 // a time limit, after which the kernel traps; the perturbation build delays blocks at entry, the
 // producer before it fills a slot, a consumer before it frees one, stores its partial or
 // announces it, and a waiting consumer at every look at the count. The planted twin
-// matmul.relaxed_partial_announce announces relaxed and unfenced: only that build sees it.
+// matmul.relaxed_partial_announce announces relaxed: only that build sees it.
 // Seed: 004_f92a7ab1d28b5b9a.txt section 11 (cublasGemmEx's tensor cores); PTX ISA 8.x.
 #include "launchers.hpp"
 #include "tensor_core_tiles.hpp"
@@ -32,7 +33,6 @@
 
 #include "hopper_wgmma.cuh"
 
-#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -45,30 +45,19 @@ using stream_k::Piece;
 using stream_k::Pieces;
 using stream_k::Plan;
 
-constexpr int block_m = stream_k::tile_m, block_k = stream_k::step_k;
+constexpr int block_m = stream_k::tile_m, block_n = stream_k::tile_n, block_k = stream_k::step_k;
+constexpr int stages = 4;
 constexpr int consumers = 2;
 constexpr int threads = 128 * (1 + consumers);
 constexpr int box_n = 64;
 constexpr int a_stage_bytes = block_m * block_k * 2;
+constexpr int b_stage_bytes = block_k * block_n * 2;
 constexpr int b_box_bytes = block_k * box_n * 2;
+constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
+constexpr int smem_bytes = ring_bytes + consumers * c_staging_bytes + 2 * stages * 8 + 1024;
+static_assert(smem_bytes + 2 * 4 <= 232448, "an H100 block has at most 227 KiB of shared memory");
+constexpr int half_tile_floats = 64 * block_n;           // one consumer's partial
 constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;
-
-// A tile width's sizes (the plan's tile_n: 256 wide, or 128 narrow). Both rings fill 192 KiB: 4
-// stages of 48 KiB, or 6 of 32 KiB (the same bytes in flight for half the work a stage).
-template <int tile_n>
-struct Tiling {
-  static_assert(tile_n == stream_k::wide_tile_n || tile_n == stream_k::narrow_tile_n);
-  static constexpr int accumulators = tile_n / 2;  // a consumer thread's share of its 64 x tile_n half
-  static constexpr int quarters = tile_n / 64;     // a half's 64-column units (fix-up and epilogue)
-  static constexpr int stages = tile_n == 256 ? 4 : 6;
-  static constexpr int b_stage_bytes = block_k * tile_n * 2;
-  static constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
-  static constexpr int smem_bytes = ring_bytes + consumers * c_staging_bytes + 2 * stages * 8 + 1024;
-  static_assert(smem_bytes + 2 * 4 <= 232448, "an H100 block has at most 227 KiB of shared memory");
-  static constexpr int half_tile_floats = 64 * tile_n;  // one consumer's partial
-};
-// Every tile width's kernel gets the same shared memory (the larger), so one resident count holds.
-constexpr int smem_bytes = std::max(Tiling<stream_k::wide_tile_n>::smem_bytes, Tiling<stream_k::narrow_tile_n>::smem_bytes);
 
 struct Tile {
   int row, col;
@@ -77,19 +66,17 @@ struct Tile {
 // Tile `id` of C in rung 33's grouped order: groups of group_rows tile rows, down each column of
 // a group before the next. The stream-K tiles are the first ids.
 constexpr int group_rows = 16;
-template <int tile_n>
 __device__ __forceinline__ Tile raster(int id, const Plan& p) {
   const int per_group = group_rows * p.tiles_n;
   const int first_row = id / per_group * group_rows;
   const int rows = min(group_rows, p.tiles_m - first_row);
   const int in_group = id % per_group;
-  return {(first_row + in_group % rows) * block_m, in_group / rows * tile_n};
+  return {(first_row + in_group % rows) * block_m, in_group / rows * block_n};
 }
 
 // C's quarter q of consumer `consumer`'s half of tile t: hopper_wgmma.cuh's epilogue, shared with
 // rung 35 (taking the tile whole keeps this rung's PTX as it was measured).
-template <int accumulators>
-__device__ __forceinline__ void store_tile_quarter(const float (&d)[accumulators], int q, Tile t, int consumer,
+__device__ __forceinline__ void store_tile_quarter(const float (&d)[128], int q, Tile t, int consumer,
                                                    std::uint32_t mine, const CUtensorMap* c_map) {
   store_c_quarter(d, q, t.row + consumer * 64, t.col, consumer, mine, c_map);
 }
@@ -121,34 +108,35 @@ __device__ __forceinline__ void zero_counter(unsigned* counter) {
 // A consumer's partial of a shared tile, in block b's slot. Partials are laid out as the
 // accumulators are (float4 i of consumer thread x at 128 i + x), so each warp's stores and
 // loads are 512 contiguous bytes.
-template <int tile_n>
 __device__ __forceinline__ float4* partial_of(float* partials, const Plan& p, int block, int tile, int consumer) {
   return reinterpret_cast<float4*>(partials + (static_cast<std::size_t>(p.slot(block, tile)) * consumers + consumer) *
-                                                  Tiling<tile_n>::half_tile_floats);
+                                                  half_tile_floats);
 }
 
-// How a consumer announces its partial: released (after every thread's fence), or, in the
-// planted twin matmul.relaxed_partial_announce, with a relaxed add and no fence.
+// How a consumer announces its partial: released (its leader's red.release, after the
+// warpgroup's barrier), or, in the planted twin matmul.relaxed_partial_announce, relaxed.
 enum class Announce { released, relaxed };
 
-// Stores this consumer's partial of `tile` and announces it: every thread's stores, then its
-// fence, then the warpgroup's barrier, then one release. Each thread's last element goes through
-// a Publisher: a perturbation build holds it until the fence, or, with none, lands it late.
-template <Announce how, int tile_n, int n = Tiling<tile_n>::accumulators>
-__device__ __forceinline__ void store_partial(const float (&d)[n], const Plan& p, int tile, int consumer,
+// Stores this consumer's partial of `tile` and announces it: every thread's stores, then the
+// warpgroup's barrier, then one release by its leader, which is cumulative: it publishes the
+// stores the barrier ordered before it, so no thread fences its own (a fence a thread after 32
+// stores cost 0.6-1.6 us of the K-heavy kernel's 62). Each thread's last element goes through a
+// Publisher: a perturbation build holds it until the barrier, or, with no release to follow,
+// lands it late.
+template <Announce how>
+__device__ __forceinline__ void store_partial(const float (&d)[128], const Plan& p, int tile, int consumer,
                                               float* partials, unsigned* counters) {
   const int x = static_cast<int>(threadIdx.x % 128);
   KL_PERTURB_POINT("a consumer stores its partial tile");
   perturb::Publisher publish;
-  float4* mine = partial_of<tile_n>(partials, p, static_cast<int>(blockIdx.x), tile, consumer);
+  float4* mine = partial_of(partials, p, static_cast<int>(blockIdx.x), tile, consumer);
 #pragma unroll
-  for (int i = 0; i < n / 4 - 1; ++i)
-    __stcg(mine + 128 * i + x, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
-  float* last = reinterpret_cast<float*>(mine + 128 * (n / 4 - 1) + x);
-  __stcg(reinterpret_cast<float2*>(last), make_float2(d[n - 4], d[n - 3]));
-  __stcg(last + 2, d[n - 2]);
-  publish.store(last + 3, d[n - 1]);
-  if constexpr (how == Announce::released) publish.fence();
+  for (int i = 0; i < 31; ++i) __stcg(mine + 128 * i + x, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
+  float* last = reinterpret_cast<float*>(mine + 128 * 31 + x);
+  __stcg(reinterpret_cast<float2*>(last), make_float2(d[124], d[125]));
+  __stcg(last + 2, d[126]);
+  publish.store(last + 3, d[127]);
+  if constexpr (how == Announce::released) publish.before_block_release();
   named_barrier(1 + consumer, 128);
   if (x == 0) {
     KL_PERTURB_POINT("a consumer announces its partial");
@@ -159,22 +147,19 @@ __device__ __forceinline__ void store_partial(const float (&d)[n], const Plan& p
   }
 }
 
-// The fix-up of a shared tile, spread over its sharers: the tile's 8 units, or a narrow tile's 4
-// (consumer c's columns 64q .. 64q+63 are unit quarters c + q), go round robin to the sharers in
-// block order, so each reads and stores about 1/sharers of the tile (32 KiB of partials a unit
-// and sharer). A consumer
+// The fix-up of a shared tile, spread over its sharers: the tile's 8 units (consumer c's
+// columns 64q .. 64q+63 are unit 4c + q) go round robin to the sharers in block order, so each
+// reads and stores about 1/sharers of the tile (32 KiB of partials a unit and sharer). A consumer
 // with a unit here waits until every sharer's partial is in place (the launch is cooperative:
 // all sharers are resident), adds the unit's partials in block order (the same bits whatever
 // the timing) and stores the unit through the staging, as whole tiles are. The wait has a time
 // limit, after which the kernel traps instead of hanging.
-template <int tile_n, int n = Tiling<tile_n>::accumulators>
-__device__ __forceinline__ void fix_up_tile(float (&d)[n], const Plan& p, int tile, int consumer, float* partials,
+__device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int tile, int consumer, float* partials,
                                             unsigned* counters, std::uint32_t mine, const CUtensorMap* c_map) {
-  constexpr int quarters = Tiling<tile_n>::quarters;
   const int sharers = p.sharers(tile), first = p.first_block(tile), me = static_cast<int>(blockIdx.x) - first;
   int units = 0;
 #pragma unroll
-  for (int q = 0; q < quarters; ++q) units += (quarters * consumer + q) % sharers == me;
+  for (int q = 0; q < 4; ++q) units += (4 * consumer + q) % sharers == me;
   if (units == 0) return;
   const int x = static_cast<int>(threadIdx.x % 128);
   unsigned* arrived = counters + 2 * tile;
@@ -187,16 +172,16 @@ __device__ __forceinline__ void fix_up_tile(float (&d)[n], const Plan& p, int ti
     }
   }
   named_barrier(1 + consumer, 128);  // the leader's acquire, before every thread's loads
-  const Tile t = raster<tile_n>(tile, p);
+  const Tile t = raster(tile, p);
 #pragma unroll
-  for (int q = 0; q < quarters; ++q) {
-    if ((quarters * consumer + q) % sharers != me) continue;
+  for (int q = 0; q < 4; ++q) {
+    if ((4 * consumer + q) % sharers != me) continue;
 #pragma unroll
     for (int i = 32 * q; i < 32 * q + 32; ++i) d[i] = 0.0f;
-    // Four partials' loads in flight (128 registers; the other quarters of d are dead here).
+    // Four partials' loads in flight (128 registers: the other quarters of d are dead here).
 #pragma unroll 4
     for (int s = 0; s < sharers; ++s) {
-      const float4* part = partial_of<tile_n>(partials, p, first + s, tile, consumer);
+      const float4* part = partial_of(partials, p, first + s, tile, consumer);
       float4 v[8];
 #pragma unroll
       for (int i = 0; i < 8; ++i) v[i] = __ldcg(part + 128 * (8 * q + i) + x);
@@ -213,44 +198,40 @@ __device__ __forceinline__ void fix_up_tile(float (&d)[n], const Plan& p, int ti
     // before the leader counts the unit read below.
     store_tile_quarter(d, q, t, consumer, mine, c_map);
   }
-  // The tile's last reader (of its last unit) zeroes both counters for the next launch.
-  if (x == 0 && count_reads(counters + 2 * tile + 1, static_cast<unsigned>(units)) + units == 2u * quarters) {
+  // The tile's last reader (its 8th unit) zeroes both counters for the next launch.
+  if (x == 0 && count_reads(counters + 2 * tile + 1, static_cast<unsigned>(units)) + units == 8u) {
     zero_counter(arrived);
     zero_counter(counters + 2 * tile + 1);
   }
 }
 
 // The fix-up piece of a block's walk: the tiles its share started and ended in, if shared.
-template <int tile_n, int n = Tiling<tile_n>::accumulators>
-__device__ __forceinline__ void fix_up(float (&d)[n], const Plan& p, int consumer, float* partials,
+__device__ __forceinline__ void fix_up(float (&d)[128], const Plan& p, int consumer, float* partials,
                                       unsigned* counters, std::uint32_t mine, const CUtensorMap* c_map) {
   int first, last;
   p.shared_tiles(static_cast<int>(blockIdx.x), first, last);
-  if (first >= 0) fix_up_tile<tile_n>(d, p, first, consumer, partials, counters, mine, c_map);
-  if (last >= 0) fix_up_tile<tile_n>(d, p, last, consumer, partials, counters, mine, c_map);
+  if (first >= 0) fix_up_tile(d, p, first, consumer, partials, counters, mine, c_map);
+  if (last >= 0) fix_up_tile(d, p, last, consumer, partials, counters, mine, c_map);
 }
 
 // Which plans a kernel instantiation runs: whole tiles only (no partial, announcement or fix-up
 // code: the whole-tile path's registers and code are rung 35's), or plans that share tiles.
 enum class Plans { whole_tiles, with_shares };
 
-template <int tile_n, Announce how, Plans plans>
+template <Announce how, Plans plans>
 __global__ void __launch_bounds__(threads, 1)
     wgmma_stream_k(const __grid_constant__ Plan plan, const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                    const __grid_constant__ CUtensorMap c_map, float* partials, unsigned* counters) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  using T = Tiling<tile_n>;
-  constexpr int stages = T::stages;
   extern __shared__ unsigned char smem_raw[];
   const std::uint32_t base = (shared_address(smem_raw) + 1023) & ~1023u;
   const std::uint32_t a_ring = base, b_ring = base + stages * a_stage_bytes;
-  const std::uint32_t staging = base + T::ring_bytes;  // consumers' 16 KiB each
+  const std::uint32_t staging = base + ring_bytes;  // consumers' 16 KiB each
   const std::uint32_t full = staging + consumers * c_staging_bytes, empty = full + stages * 8;
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   KL_PERTURB_ENTRY();
   if constexpr (plans == Plans::whole_tiles)
     if (plan.sk_tiles > 0) __trap();  // a shared plan on the whole-tile kernel: never a silent wrong C
-  if (plan.tile_n != tile_n) __trap();  // a plan for the other tile width
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -268,16 +249,16 @@ __global__ void __launch_bounds__(threads, 1)
     int step = 0;  // k-steps issued by this block, over all its pieces
     for (Piece piece; pieces.next(piece);) {
       if (piece.tile == Pieces::fix_up) continue;  // the consumers' work alone
-      const Tile t = raster<tile_n>(piece.tile, plan);
+      const Tile t = raster(piece.tile, plan);
       for (int kt = piece.k_begin; kt < piece.k_end; ++kt, ++step) {
         const int slot = step % stages;
         if (step >= stages) mbarrier::wait(empty + 8 * slot, (step / stages - 1) % 2, wait_limit_ns);
         KL_PERTURB_POINT_AT("the producer fills a slot", step);
         // A box overhanging A or B arrives zero-filled, and counts its full size.
-        mbarrier::arrive_expect_bytes(full + 8 * slot, a_stage_bytes + T::b_stage_bytes);
+        mbarrier::arrive_expect_bytes(full + 8 * slot, a_stage_bytes + b_stage_bytes);
         tma_load(a_ring + slot * a_stage_bytes, &a_map, kt * block_k, t.row, full + 8 * slot);
-        for (int box = 0; box < tile_n / box_n; ++box)
-          tma_load(b_ring + slot * T::b_stage_bytes + box * b_box_bytes, &b_map, t.col + box * box_n, kt * block_k,
+        for (int box = 0; box < block_n / box_n; ++box)
+          tma_load(b_ring + slot * b_stage_bytes + box * b_box_bytes, &b_map, t.col + box * box_n, kt * block_k,
                    full + 8 * slot);
       }
     }
@@ -287,31 +268,26 @@ __global__ void __launch_bounds__(threads, 1)
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
   const int consumer = warpgroup - 1;
   const bool leader = threadIdx.x % 128 == 0;  // frees slots (one arrival a warpgroup), waits for C's copies
-  float d[T::accumulators];
+  float d[128];
   int step = 0;
   for (Piece piece; pieces.next(piece);) {
     if constexpr (plans == Plans::with_shares) {
       if (piece.tile == Pieces::fix_up) {  // every block has announced all its partials before this
-        fix_up<tile_n>(d, plan, consumer, partials, counters, staging + consumer * c_staging_bytes, &c_map);
+        fix_up(d, plan, consumer, partials, counters, staging + consumer * c_staging_bytes, &c_map);
         continue;
       }
     }
 #pragma unroll
-    for (int i = 0; i < T::accumulators; ++i) d[i] = 0.0f;
+    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
     for (int kt = piece.k_begin; kt < piece.k_end; ++kt, ++step) {
       const int slot = step % stages;
       mbarrier::wait(full + 8 * slot, (step / stages) % 2, wait_limit_ns);
       const std::uint32_t a_tile = a_ring + slot * a_stage_bytes + consumer * 64 * 128;
-      const std::uint32_t b_tile = b_ring + slot * T::b_stage_bytes;
+      const std::uint32_t b_tile = b_ring + slot * b_stage_bytes;
       wgmma_fence();
 #pragma unroll
-      for (int s = 0; s < block_k / 16; ++s) {
-        const std::uint64_t a = descriptor(a_tile + s * 32, 16, 1024), b = descriptor(b_tile + s * 2048, b_box_bytes, 1024);
-        if constexpr (tile_n == 256)
-          wgmma_64x256x16(d, a, b);
-        else
-          wgmma_64x128x16(d, a, b);
-      }
+      for (int s = 0; s < block_k / 16; ++s)
+        wgmma_64x256x16(d, descriptor(a_tile + s * 32, 16, 1024), descriptor(b_tile + s * 2048, b_box_bytes, 1024));
       wgmma_commit();
       wgmma_wait<1>(d);  // the previous step's wgmmas are done reading its slot
       if (kt > piece.k_begin && leader) {
@@ -323,13 +299,13 @@ __global__ void __launch_bounds__(threads, 1)
     if (leader) mbarrier::arrive(empty + 8 * ((step - 1) % stages));  // the piece's last slot: read
     if constexpr (plans == Plans::with_shares) {
       if (piece.k_begin != 0 || piece.k_end != plan.k_steps) {
-        store_partial<how, tile_n>(d, plan, piece.tile, consumer, partials, counters);
+        store_partial<how>(d, plan, piece.tile, consumer, partials, counters);
         continue;
       }
     }
-    const Tile t = raster<tile_n>(piece.tile, plan);
+    const Tile t = raster(piece.tile, plan);
 #pragma unroll
-    for (int q = 0; q < T::quarters; ++q) store_tile_quarter(d, q, t, consumer, staging + consumer * c_staging_bytes, &c_map);
+    for (int q = 0; q < block_n / 64; ++q) store_tile_quarter(d, q, t, consumer, staging + consumer * c_staging_bytes, &c_map);
   }
   if (leader) bulk_wait_all();  // C written before the block's shared memory goes
 #elif defined(__CUDA_ARCH__)
@@ -337,21 +313,17 @@ __global__ void __launch_bounds__(threads, 1)
 #endif
 }
 
-constexpr int wide = stream_k::wide_tile_n, narrow = stream_k::narrow_tile_n;
-
-template <int tile_n, Announce how, Plans plans>
+template <Announce how, Plans plans>
 const void* kernel_of() {
-  return reinterpret_cast<const void*>(&wgmma_stream_k<tile_n, how, plans>);
+  return reinterpret_cast<const void*>(&wgmma_stream_k<how, plans>);
 }
 
-// The blocks resident at once (one an SM: every instantiation has the same threads, shared memory
-// and launch bounds). Each instantiation this variant launches is asked, for what the call also
-// does: allow it its shared memory before its first launch.
+// The blocks resident at once. The whole-tile instantiation is asked too, for what the call also
+// does: allow it its shared memory before its first launch (its resources are the same).
 template <Announce how>
 int resident_blocks() {
-  persistent_blocks(kernel_of<wide, Announce::released, Plans::whole_tiles>(), threads, smem_bytes, INT_MAX);
-  persistent_blocks(kernel_of<narrow, how, Plans::with_shares>(), threads, smem_bytes, INT_MAX);
-  return static_cast<int>(persistent_blocks(kernel_of<wide, how, Plans::with_shares>(), threads, smem_bytes, INT_MAX));
+  persistent_blocks(kernel_of<Announce::released, Plans::whole_tiles>(), threads, smem_bytes, INT_MAX);
+  return static_cast<int>(persistent_blocks(kernel_of<how, Plans::with_shares>(), threads, smem_bytes, INT_MAX));
 }
 
 template <Announce how>
@@ -372,7 +344,7 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
   unsigned* counters = nullptr;
   if (plan.sk_tiles > 0) {
     partials = static_cast<float*>(scratch(ScratchSlot::partials, static_cast<std::size_t>(plan.slots()) * consumers *
-                                                                      64 * plan.tile_n * sizeof(float)));
+                                                                      half_tile_floats * sizeof(float)));
     // Zeroed when allocated; each launch's last reader of a tile zeroes its pair again.
     counters = static_cast<unsigned*>(scratch(ScratchSlot::stream_k_counts,
                                               2 * static_cast<std::size_t>(plan.sk_tiles) * sizeof(unsigned), ScratchFill::zeros));
@@ -390,11 +362,9 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
   cooperative.val.cooperative = 1;
   config.attrs = &cooperative;
   config.numAttrs = plan.sk_tiles > 0 ? 1 : 0;
-  // Whole-tile plans (always wide) on the instantiation without the stream-K code (announcing is
-  // moot there); shared ones on their tile width's.
-  const auto kernel = plan.sk_tiles == 0             ? wgmma_stream_k<wide, Announce::released, Plans::whole_tiles>
-                      : plan.tile_n == narrow ? wgmma_stream_k<narrow, how, Plans::with_shares>
-                                                     : wgmma_stream_k<wide, how, Plans::with_shares>;
+  // Whole-tile plans on the instantiation without the stream-K code (announcing is moot there).
+  const auto kernel = plan.sk_tiles > 0 ? wgmma_stream_k<how, Plans::with_shares>
+                                        : wgmma_stream_k<Announce::released, Plans::whole_tiles>;
   KL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, plan, a_map, b_map, c_map, partials, counters));
   if (!direct) copy_corner_back(c, c_pitch, args.c, s, stream);
 }
@@ -402,7 +372,7 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
 }  // namespace
 
 std::string wgmma_stream_k_unavailable() {
-  static const std::string reason = sm90a_unavailable(kernel_of<wide, Announce::released, Plans::with_shares>());
+  static const std::string reason = sm90a_unavailable(kernel_of<Announce::released, Plans::with_shares>());
   return reason;
 }
 

@@ -1,7 +1,6 @@
 // What the Hopper rungs (33_wgmma_tma.cu .. 36_wgmma_stream_k.cu) share: the TMA copies in and
-// out, C's epilogue through shared memory (35, 36), the shared-memory matrix descriptor, the
-// 64x256x16 and 64x128x16 warpgroup MMAs with their fences, and the tensor maps the host builds
-// for A, B and C.
+// out, C's epilogue through shared memory (35, 36), the shared-memory matrix descriptor and the
+// 64x256x16 warpgroup MMA with its fences, and the tensor maps the host builds for A, B and C.
 // sm_90a only: included by translation units built for it.
 #pragma once
 
@@ -55,25 +54,23 @@ __device__ __forceinline__ void st_shared_f2(std::uint32_t at, float x, float y)
 
 // ---- C's epilogue (rungs 35 and 36)
 
-// Each consumer's 64-row half of a C tile leaves 64 columns at a time through 16 KiB of staging: two
+// Each consumer's 64 x 256 half of C leaves 64 columns at a time through 16 KiB of staging: two
 // 64x32 FP32 boxes in the 128-byte swizzle (so the 32 lanes of a store land in distinct banks),
 // each handed to TMA.
 constexpr int c_box_cols = 32;                    // 128 bytes of FP32: one swizzle row
 constexpr int c_box_bytes = 64 * c_box_cols * 4;  // 8 KiB: 64 rows of a consumer's half
 constexpr int c_staging_bytes = 2 * c_box_bytes;  // 64 columns at a time, per consumer
 
-// Columns 64q .. 64q+63 of consumer `consumer`'s half of a C tile, 64 x 256 (d: 128 accumulators)
-// or 64 x 128 (64), its rows from `row`, its columns from `col`: from the accumulators through
-// the consumer's staging and two TMA stores (TMA writes only the part inside C). Before the staging is written again, the previous boxes'
+// Columns 64q .. 64q+63 of consumer `consumer`'s 64 x 256 half of C (its rows from `row`, its
+// columns from `col`), from the accumulators through the consumer's staging and two TMA stores
+// (TMA writes only the part inside C). Before the staging is written again, the previous boxes'
 // copies must have read it (wait_read), and the writes are made visible to the copy engine first
 // (fence.proxy.async). The consumer's 128 threads meet at named barrier 1 + consumer before and
 // after the staging's writes: a caller may rely on that to order its own earlier accesses (rung
 // 36's fix-up, its partials' loads). Called with q a constant (unrolled loops): d's indices must be.
-template <int accumulators>
-__device__ __forceinline__ void store_c_quarter(const float (&d)[accumulators], int q, int row, int col, int consumer,
+__device__ __forceinline__ void store_c_quarter(const float (&d)[128], int q, int row, int col, int consumer,
                                                 std::uint32_t staging, const CUtensorMap* c_map) {
   const int warp = static_cast<int>(threadIdx.x % 128) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  static_assert(accumulators % 32 == 0, "a thread holds 32 accumulators of each 64 columns");
   const bool leader = threadIdx.x % 128 == 0;  // the thread that issues and waits for the copies
   // Rung 33's accumulator layout: warp w holds rows 16w + lane/4 and 16w + lane/4 + 8 of this
   // consumer's 64; d[4j .. 4j+3] are columns 8j + 2(lane%4) and the next, of those two rows.
@@ -146,39 +143,14 @@ __device__ __forceinline__ void wgmma_64x256x16(float (&d)[128], std::uint64_t a
       : "l"(a), "l"(b));
 }
 
-// d (64x128 FP32) += A (64x16, k-major) * B (16x128, n-major): the same as 64x256 on half the
-// columns (rung 36's narrow tiles, 128 x 128).
-__device__ __forceinline__ void wgmma_64x128x16(float (&d)[64], std::uint64_t a, std::uint64_t b) {
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "setp.ne.b32 p, 1, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-      "}, %64, %65, p, 1, 1, 0, 1;\n"
-      "}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "l"(a), "l"(b));
-}
-
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-template <int pending, int accumulators>
-__device__ __forceinline__ void wgmma_wait(float (&d)[accumulators]) {
+template <int pending>
+__device__ __forceinline__ void wgmma_wait(float (&d)[128]) {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(pending) : "memory");
   // The accumulators are outputs of the asynchronous wgmma: tell the compiler they changed here.
 #pragma unroll
-  for (int i = 0; i < accumulators; ++i) asm volatile("" : "+f"(d[i])::"memory");
+  for (int i = 0; i < 128; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
 // ---- host

@@ -103,56 +103,25 @@ TEST(StreamKPlan, AWaveOfTilesOrMoreGoesWhole) {
 }
 
 TEST(StreamKPlan, FewerTilesThanBlocksAreDealtOutInAlignedShares) {
-  // 32 wide tiles of 256 k-steps, or 64 narrow ones: two blocks for each narrow tile, a half each.
-  const Plan p = plan_for(1024, 1024, 16384, h100_blocks);
-  EXPECT_EQ(p.tile_n, narrow_tile_n);
-  EXPECT_EQ(p.sk_tiles, 64);
-  EXPECT_EQ(p.blocks, 128);
+  const Plan p = plan_for(1024, 1024, 16384, h100_blocks);  // 32 tiles of 256 k-steps
+  EXPECT_EQ(p.sk_tiles, 32);
+  EXPECT_EQ(p.blocks, 128);  // 4 a tile: every share a quarter of one tile
   const auto by_tile = walk_and_check(p, text(1024, 1024, 16384, 132));
   for (const auto& [tile, pieces] : by_tile) {
-    ASSERT_EQ(pieces.size(), 2u) << "tile " << tile;
+    ASSERT_EQ(pieces.size(), 4u) << "tile " << tile;
     for (std::size_t i = 0; i < pieces.size(); ++i) {
-      EXPECT_EQ(pieces[i].second.k_begin, 128 * static_cast<int>(i)) << "tile " << tile;
-      EXPECT_EQ(pieces[i].second.k_end, 128 * static_cast<int>(i) + 128) << "tile " << tile;
+      EXPECT_EQ(pieces[i].second.k_begin, 64 * static_cast<int>(i)) << "tile " << tile;
+      EXPECT_EQ(pieces[i].second.k_end, 64 * static_cast<int>(i) + 64) << "tile " << tile;
     }
   }
-  // 44 wide tiles: 88 narrow ones would leave some a single block, so the tiles stay wide, three
-  // blocks a tile, a third of its 192 k-steps each.
-  const Plan thirds = plan_for(128 * 4, 256 * 11, 64 * 192, h100_blocks);
-  EXPECT_EQ(thirds.tile_n, wide_tile_n);
-  EXPECT_EQ(thirds.blocks, 132);
-  for (const auto& [tile, pieces] : walk_and_check(thirds, text(512, 2816, 12288, 132))) {
-    ASSERT_EQ(pieces.size(), 3u) << "tile " << tile;
-    for (std::size_t i = 0; i < pieces.size(); ++i) EXPECT_EQ(pieces[i].second.k_begin, 64 * static_cast<int>(i));
-  }
-  // 100 wide tiles: 1.32 blocks a tile, no multiple fills the GPU: shares cross tile edges.
+  // 100 tiles: 1.32 blocks a tile, no multiple fills the GPU: shares cross tile edges.
   const Plan odd = plan_for(128 * 10, 256 * 10, 4096, h100_blocks);
-  EXPECT_EQ(odd.tile_n, wide_tile_n);
   EXPECT_EQ(odd.blocks, 132);
   walk_and_check(odd, text(1280, 2560, 4096, 132));
-  // Few k-steps: a block takes at least min_block_steps of them (two narrow tiles of 16 steps).
-  const Plan small = plan_for(128, 256, 1024, h100_blocks);
-  EXPECT_EQ(small.tile_n, narrow_tile_n);
-  EXPECT_EQ(small.blocks, 2 * 16 / min_block_steps);
+  // Few k-steps: a block takes at least min_block_steps of them.
+  const Plan small = plan_for(128, 256, 1024, h100_blocks);  // one tile of 16 steps
+  EXPECT_EQ(small.blocks, 16 / min_block_steps);
   walk_and_check(small, text(128, 256, 1024, 132));
-}
-
-// Narrow tiles only where tiles are dealt out and every narrow tile keeps two blocks or more.
-TEST(StreamKPlan, NarrowTilesOnlyWhereEachKeepsTwoSharers) {
-  for (const auto& s : std::vector<std::vector<std::int64_t>>{
-           {1, 1, 1}, {129, 257, 2048}, {1000, 1000, 3000}, {1277, 2555, 4000}, {4096, 4096, 4096}, {1024, 1024, 16384},
-           {64, 64, 100000}, {8192, 1024, 4096}})
-    for (const int resident : {1, 7, 108, 132, 144}) {
-      const Plan p = plan_for(s[0], s[1], s[2], resident);
-      const std::string where = text(s[0], s[1], s[2], resident);
-      if (p.tile_n == wide_tile_n) continue;
-      EXPECT_EQ(p.tile_n, narrow_tile_n) << where;
-      EXPECT_GT(p.sk_tiles, 0) << where << ": whole tiles are wide";
-      EXPECT_LE(2 * p.tiles(), resident) << where;
-      EXPECT_GT(plan_with_tiles(s[0], s[1], s[2], resident, wide_tile_n).sk_tiles, 0) << where;
-    }
-  EXPECT_EQ(plan_for(1277, 2555, 4000, 132).tile_n, wide_tile_n);  // 100 wide tiles, 200 narrow
-  EXPECT_EQ(plan_for(1000, 1000, 3000, 132).tile_n, narrow_tile_n);  // 32 wide, 64 narrow
 }
 
 TEST(StreamKPlan, EveryStepOfEveryTileIsComputedOnceOnAnyGrid) {

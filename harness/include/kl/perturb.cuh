@@ -124,11 +124,11 @@ __device__ inline void delay_warp(std::uint32_t point, std::uint32_t visit) {
 #endif
 
 // One thread's stores that other blocks read, and the atomic that tells them the stores are
-// there. In a normal build each call is the plain store, the fence or the cuda::atomic_ref
-// operation at device scope it names. In a perturbation build a plain store is held (one at a
-// time) until the next operation that releases or fence(), which write it first, or, past a
-// relaxed operation or at the publisher's end, until after a delay: later than the atomic, as the
-// memory model allows (it allows later still).
+// there. In a normal build each call is the plain store or the cuda::atomic_ref operation at
+// device scope it names (before_block_release is nothing). In a perturbation build a plain store
+// is held (one at a time) until the next operation that releases or before_block_release(),
+// which write it first, or, past a relaxed operation or at the publisher's end, until after a
+// delay: later than the atomic, as the memory model allows (it allows later still).
 class Publisher {
  public:
   Publisher() = default;
@@ -160,12 +160,11 @@ class Publisher {
     after(order);
   }
 
-  // A fence at device scope (__threadfence()), as a thread makes before a barrier after which
-  // another thread of its block releases their stores: it writes the held store first.
-  __device__ void fence() {
-    write_held();
-    __threadfence();
-  }
+  // Before a barrier after which another thread of the block publishes with a release at device
+  // scope: the barrier orders this thread's stores before that release, which is cumulative, so
+  // the thread needs no fence of its own (no instruction here). In a perturbation build the held
+  // store is written here, before the barrier.
+  __device__ void before_block_release() { write_held(); }
 
   // The ticket: an atomic add at device scope; returns the value before it.
   template <class T>

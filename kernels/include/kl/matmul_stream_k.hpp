@@ -3,9 +3,8 @@
 // blocks share a tile, and where each keeps its partial sum. The kernel walks its share with
 // these functions and the host tests check them (kl.matmul.stream_k.host): one arithmetic.
 //
-// A tile is 128 x 256 of C (128 x 128 where narrow tiles pay, below) and one k-step 64 of k. With
-// T tiles on B resident blocks, whole tiles round robin leave B - T blocks idle when T < B
-// (1024 x 1024 x 16384: 32 tiles, 132 SMs).
+// A tile is 128 x 256 of C and one k-step 64 of k. With T tiles on B resident blocks, whole tiles
+// round robin leave B - T blocks idle when T < B (1024 x 1024 x 16384: 32 tiles, 132 SMs).
 // Stream-K (Osama et al., "Stream-K: Work-centric Parallel Decomposition for Dense Matrix-Matrix
 // Multiplication on the GPU", 2023) instead deals the k-steps of the first sk_tiles tiles out
 // evenly: block b computes steps [first_step(b), first_step(b + 1)) of their concatenation, a run
@@ -14,11 +13,6 @@
 // C's bits do not depend on timing) and stores it. Where the blocks can be a multiple of the tiles
 // (32 tiles: 128 blocks, 4 a tile) every share is a quarter of one tile, all at the same k
 // offsets, so the blocks reading one A or B panel read it at the same time, as whole tiles do.
-//
-// Where tiles are dealt out and even 128-wide tiles leave at least two blocks for each, the plan
-// takes 128-wide tiles (as cuBLAS does there: 128 x 128 tiles split in two): a block's share is
-// then twice as many k-steps of half the width, so its ring fill and its fix-up (a partial of half
-// the size, added from half as many sharers) are paid over twice the work.
 //
 // Shapes of one wave or more go whole: measured on the H100 (docs/TENSOR_CORE_LADDER.md), dealing
 // out the last wave and one more (the "two-tile" hybrid) at 8192^3 scattered the blocks' k
@@ -36,8 +30,7 @@
 
 namespace kl::matmul::stream_k {
 
-inline constexpr int tile_m = 128, step_k = 64;
-inline constexpr int wide_tile_n = 256, narrow_tile_n = 128;
+inline constexpr int tile_m = 128, tile_n = 256, step_k = 64;
 // Stream-K pays where the k-steps that whole tiles leave idle, averaged over the blocks,
 // outnumber what a block's fix-up costs: its partial written, then a share of the tile's partials
 // read and stored, about this many k-steps' time.
@@ -46,7 +39,6 @@ inline constexpr int fixup_steps = 8;
 inline constexpr int min_block_steps = 4;
 
 struct Plan {
-  int tile_n = wide_tile_n;      // the tiles' width: wide_tile_n or narrow_tile_n
   int tiles_m = 0, tiles_n = 0;  // C's tiles; the last row and column may overhang C's edges
   int k_steps = 0;               // per tile: k / 64 rounded up
   int blocks = 0;                // the persistent grid
@@ -129,10 +121,9 @@ class Pieces {
   bool fix_up_due_;
 };
 
-// The plan for C = A (m x k) B (k x n) on `resident` co-resident blocks with tiles `tile_n` wide.
-inline Plan plan_with_tiles(std::int64_t m, std::int64_t n, std::int64_t k, int resident, int tile_n) {
+// The plan for C = A (m x k) B (k x n) on `resident` co-resident blocks (one an SM).
+inline Plan plan_for(std::int64_t m, std::int64_t n, std::int64_t k, int resident) {
   Plan p;
-  p.tile_n = tile_n;
   p.tiles_m = static_cast<int>((m + tile_m - 1) / tile_m);
   p.tiles_n = static_cast<int>((n + tile_n - 1) / tile_n);
   p.k_steps = static_cast<int>((k + step_k - 1) / step_k);
@@ -154,15 +145,6 @@ inline Plan plan_with_tiles(std::int64_t m, std::int64_t n, std::int64_t k, int 
     p.blocks = static_cast<int>(std::min<std::int64_t>(resident, p.sk_steps() / min_block_steps));
   p.blocks = std::max(p.blocks, 1);
   return p;
-}
-
-// The plan for C = A (m x k) B (k x n) on `resident` co-resident blocks (one an SM): wide tiles,
-// or narrow ones where tiles are dealt out and every narrow tile still has two blocks or more.
-inline Plan plan_for(std::int64_t m, std::int64_t n, std::int64_t k, int resident) {
-  const Plan wide = plan_with_tiles(m, n, k, resident, wide_tile_n);
-  if (wide.sk_tiles == 0) return wide;
-  const Plan narrow = plan_with_tiles(m, n, k, resident, narrow_tile_n);
-  return narrow.sk_tiles > 0 && 2 * narrow.tiles() <= resident ? narrow : wide;
 }
 
 }  // namespace kl::matmul::stream_k
