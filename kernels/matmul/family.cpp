@@ -15,6 +15,7 @@
 // byte for byte, and checked again whenever it differs (Bench::validated_timing).
 #include "family.hpp"
 #include "bench_context.hpp"
+#include "bench_timing.hpp"
 #include "run_support.hpp"
 
 #include "kl/device_facts.hpp"
@@ -91,7 +92,6 @@ namespace kl::cli {
 namespace {
 
 constexpr std::int64_t bench_n = 4096;  // the seeds' size; it fills every SM many times over
-constexpr std::uint64_t bench_seed = 1;
 constexpr const char* gemmex_name = "cublas_gemmex_fp16";  // the tensor-core rungs' ceiling
 
 std::string cube_text(std::int64_t n, const char* precision) {
@@ -99,33 +99,6 @@ std::string cube_text(std::int64_t n, const char* precision) {
 }
 
 // ---- matmul
-
-struct MatmulInputs {
-  bool ready = false;
-  matmul::Shape shape;
-  DeviceBuffer<float> a, b, c;
-  std::map<matmul::InputPrecision, matmul::DeviceReference> reference;
-
-  // Seeded uniform inputs in [-1, 1), written on the GPU: no host oracle reads them.
-  void build(const matmul::Shape& s) {
-    if (ready) return;
-    shape = s;
-    a = DeviceBuffer<float>(static_cast<std::size_t>(shape.m * shape.k));
-    b = DeviceBuffer<float>(static_cast<std::size_t>(shape.k * shape.n));
-    c = DeviceBuffer<float>(static_cast<std::size_t>(shape.m * shape.n));
-    matmul::fill_device_inputs(a.data(), a.size(), matmul::Data::random, bench_seed);
-    matmul::fill_device_inputs(b.data(), b.size(), matmul::Data::random, bench_seed + 1);
-    ready = true;
-  }
-
-  // The FP64 oracle of every element for the inputs the variant multiplies (FP16-rounded for
-  // GemmEx and the tensor-core rungs), computed once.
-  const matmul::DeviceReference& reference_for(matmul::InputPrecision p) {
-    auto it = reference.find(p);
-    if (it != reference.end()) return it->second;
-    return reference[p] = matmul::device_reference(a.data(), b.data(), nullptr, shape, p);
-  }
-};
 
 // The shape a case multiplies: 4096^3, or the swept shape its tag names.
 matmul::Shape shape_of(const BenchCase& c) {
@@ -176,19 +149,8 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
   const matmul::Shape shape = shape_of(c);
   MatmulInputs& in = ctx.state<MatmulInputs>(c.sweep.empty() ? "matmul" : "matmul." + c.sweep);
   in.build(shape);
-  const matmul::Args args{in.a.data(), in.b.data(), nullptr, in.c.data(), in.shape};
-  // Setup is not the kernel's cost: B transposed (uncoalesced) or A and B in FP16 (GemmEx) are
-  // staged once here, and only the kernel is timed.
-  v.stage_inputs(args);
+  const TimingSummary t = time_as_benched(c, v, in, ctx);
   const bool tensor = v.precision == matmul::InputPrecision::fp16;
-  // A tensor-core case and its GemmEx reference each start on an idle GPU's power budget, so a
-  // rung is not read after the power its predecessors spent and against a GemmEx that was not.
-  if (tensor) ctx.cool_down();
-  const matmul::DeviceReference& want = in.reference_for(v.precision);
-  const TimingSummary t = ctx.validated_timing(
-      c, [&](cudaStream_t s) { poison_words(in.c.data(), in.c.size(), s); },
-      [&](cudaStream_t s) { v.launch_kernel(args, s); }, [&] { return BenchCheck{matmul::compare_on_device(in.c.data(), want)}; },
-      output_bytes(in.c));
 
   const Work w = work_of(shape, v.precision);
   bench::Result r = throughput_result(c, shape_text(shape, tensor ? "fp16 in, fp32 out" : "fp32"), t, w.ops,
@@ -207,6 +169,38 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
     return matmul_bench_measure({"matmul", library, "", "", c.sweep, c.max_reps}, ctx);
   });
   return r;
+}
+
+void MatmulInputs::build(const matmul::Shape& s) {
+  if (ready) return;
+  shape = s;
+  a = DeviceBuffer<float>(static_cast<std::size_t>(shape.m * shape.k));
+  b = DeviceBuffer<float>(static_cast<std::size_t>(shape.k * shape.n));
+  c = DeviceBuffer<float>(static_cast<std::size_t>(shape.m * shape.n));
+  matmul::fill_device_inputs(a.data(), a.size(), matmul::Data::random, seed);
+  matmul::fill_device_inputs(b.data(), b.size(), matmul::Data::random, seed + 1);
+  ready = true;
+}
+
+const matmul::DeviceReference& MatmulInputs::reference_for(matmul::InputPrecision p) {
+  auto it = reference.find(p);
+  if (it != reference.end()) return it->second;
+  return reference[p] = matmul::device_reference(a.data(), b.data(), nullptr, shape, p);
+}
+
+TimingSummary time_as_benched(const BenchCase& c, const matmul::Variant& v, MatmulInputs& in, Bench& ctx) {
+  const matmul::Args args{in.a.data(), in.b.data(), nullptr, in.c.data(), in.shape};
+  // Setup is not the kernel's cost: B transposed (uncoalesced) or A and B in FP16 (GemmEx) are
+  // staged once here, and only the kernel is timed.
+  v.stage_inputs(args);
+  // A tensor-core case and its GemmEx reference each start on an idle GPU's power budget, so a
+  // rung is not read after the power its predecessors spent and against a GemmEx that was not.
+  if (v.precision == matmul::InputPrecision::fp16) ctx.cool_down();
+  const matmul::DeviceReference& want = in.reference_for(v.precision);
+  return ctx.validated_timing(
+      c, [&](cudaStream_t s) { poison_words(in.c.data(), in.c.size(), s); },
+      [&](cudaStream_t s) { v.launch_kernel(args, s); }, [&] { return BenchCheck{matmul::compare_on_device(in.c.data(), want)}; },
+      output_bytes(in.c));
 }
 
 }  // namespace kl::cli
@@ -235,12 +229,12 @@ const Family& family_matmul() {
                     {{"m", "M", "rows of C timed (default 4096)"},
                      {"n", "N", "columns of C timed (default 4096)"},
                      {"k", "K", "depth timed (default 4096)"},
-                     {"reps", "N", "timed runs per candidate (default 20)"},
+                     {"reps", "N", "timed runs per candidate (default: the bench's, about 200 ms of runs, 3 to 20)"},
                      {"write", "FILE",
                       "set the tuning file's line for this GPU and the timed shape's class to the winner"}},
                     1, false, "matmul.tuned",
                     "check every candidate configuration of the tuned SGEMM rung (bit-exact on a padded shape),\n"
-                    "time it next to cuBLAS SGEMM, print the table and the winner\n",
+                    "time it as the bench times a case, next to cuBLAS SGEMM, print the table and the winner\n",
                     cli::Needs::gpu},
                    cli::cmd_tune}};
     return f;

@@ -1,12 +1,14 @@
 // `kernel-lab tune matmul.tuned [--m M --n N --k K] [--reps N] [--write FILE]`: every candidate
 // configuration of the tuned SGEMM rung must first multiply a shape that needs the padded path
-// (small integers, bit-exact), then is timed at M x N x K next to cuBLAS SGEMM in this process.
-// The fastest correct one wins; --write sets the tuning file's line for this GPU and the shape's
-// class (sgemm_tuning.hpp) to it.
+// (small integers, bit-exact), then is timed at M x N x K next to cuBLAS SGEMM in this process,
+// each as the bench times a case (bench_timing.hpp: L2 flushed, every run's C checked against the
+// FP64 oracle), after an idle pause, so every candidate starts on the same power budget. The
+// fastest correct one wins; --write sets the tuning file's line for this GPU and the shape's class
+// (sgemm_tuning.hpp) to it.
+#include "bench_timing.hpp"
 #include "cli.hpp"
 #include "run_support.hpp"
 
-#include "kl/device_buffer.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/matmul.hpp"
 #include "kl/sgemm_tuning.hpp"
@@ -16,6 +18,7 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 namespace kl::cli {
 namespace {
@@ -53,16 +56,22 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
                             a.integer("k", 4096, 1, wide_range)};
   const matmul::Variant& tuned = matmul::variant("tuned");
   require_supported(tuned.info, tuned.unsupported(shape));
-  const int reps = reps_flag(a);
+  bench::RepetitionPolicy policy;  // the bench's: about 200 ms of timed runs, 3 to 20, unless --reps
+  if (a.has("reps")) policy.fixed = reps_flag(a);
   require_gpu();
 
   const matmul::Inputs odd_in = matmul::make_inputs(odd_shape, matmul::Data::small_integers, 1);
-  const matmul::Inputs in = matmul::make_inputs(shape, matmul::Data::random, 1);
-  DeviceBuffer<float> x{std::span<const float>(in.a)}, y{std::span<const float>(in.b)};
-  DeviceBuffer<float> z(static_cast<std::size_t>(shape.m * shape.n));
-  const matmul::Args args{x.data(), y.data(), nullptr, z.data(), shape};
-  const auto time = [&](const matmul::Variant& v) {
-    return time_device_work([&](cudaStream_t s) { v.launch(args, s); }, 3, reps).median_ms;
+  std::ostringstream validation_log;  // the bench's per-case validation lines: not tune's table
+  Bench ctx(policy, validation_log);
+  MatmulInputs in;
+  in.build(shape);
+  const std::string shape_tag =
+      "m" + std::to_string(shape.m) + "_n" + std::to_string(shape.n) + "_k" + std::to_string(shape.k);
+  // Each after an idle pause: candidates timed back to back inherit the power their predecessors
+  // spent (on the H100 at 8192^3 that reordered them against the bench's reading).
+  const auto time = [&](const matmul::Variant& v, const std::string& label) {
+    ctx.cool_down();
+    return time_as_benched({"matmul", label, "", "", shape_tag, 0}, v, in, ctx).median_ms;
   };
 
   std::vector<Timed> results;
@@ -73,11 +82,19 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
     const CaseResult r = matmul::run_case(tuned, odd_shape, odd_in);
     t.correct = r.ok();
     if (!t.correct) t.why = r.describe();
-    if (t.correct) t.ms = time(tuned);
+    if (t.correct) {
+      try {
+        t.ms = time(tuned, "tuned[" + config + "]");
+      } catch (const std::runtime_error& e) {  // a wrong C at the timed shape: the bench's check failed
+        t.correct = false;
+        t.why = e.what();
+      }
+    }
     results.push_back(t);
   }
   matmul::use_tuned_config("");
-  const double cublas_ms = time(matmul::variants().front());
+  const matmul::Variant& cublas = matmul::variants().front();
+  const double cublas_ms = time(cublas, cublas.info.name);
 
   const std::string gpu = device_facts().name;
   out << "# kernel-lab tune " << tunable << " on " << gpu << ": m=" << shape.m << " n=" << shape.n
@@ -90,7 +107,8 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
     out << "| " << t.config << " | ";
     if (t.correct)
       out << std::setprecision(1) << tflops(shape, t.ms) << " | " << std::setprecision(3) << cublas_ms / t.ms << " | "
-          << t.ms << " | bit-exact on " << odd_shape.m << "x" << odd_shape.n << "x" << odd_shape.k << " |\n";
+          << t.ms << " | bit-exact on " << odd_shape.m << "x" << odd_shape.n << "x" << odd_shape.k
+          << "; every element of every timed run within the bound |\n";
     else
       out << "- | - | - | FAILED: " << t.why << " |\n";
   }
