@@ -46,37 +46,13 @@ namespace {
 
 using namespace hopper;
 
-constexpr int block_m = 128, block_n = 256, block_k = 64;
-constexpr int stages = 4;
-constexpr int consumers = 2;                 // warpgroups 1 and 2, 64 rows of the block tile each
-constexpr int threads = 128 * (1 + consumers);
-constexpr int box_n = 64;                    // B's TMA box: 64 halves = one 128-byte swizzle row
-constexpr int a_stage_bytes = block_m * block_k * 2;  // 16 KiB
-constexpr int b_stage_bytes = block_k * block_n * 2;  // 32 KiB: four 64x64 boxes
-constexpr int b_box_bytes = block_k * box_n * 2;      // 8 KiB
-constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
+// The tile, the ring and their sizes: hopper_wgmma.cuh ("Tiles and ring"), shared with rungs 34-36.
 constexpr int smem_bytes = ring_bytes + 2 * stages * 8 + 1024;  // + barriers + 1024-byte alignment slack
-constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;   // 10 s: no healthy stage waits that long
 
-struct Tile {
-  int row, col;
-};
-
-// The block's tile of C. The grid is 1-D and walks C in groups of group_rows tile rows, down
-// each column of the group before the next column: the ~132 blocks resident at once then share
-// A and B panels in a near-square patch, so each panel is read from DRAM about once per patch.
-// Row by row instead, the blocks of one wave at 8192^3 span four tile rows and all 32 columns
-// and read every panel of B once per wave: 0.69-0.76x GemmEx there against 0.98-0.99x grouped
-// (H100; groups of 8 and 16 rows measured within 0.5% of each other).
-constexpr int group_rows = 16;
+// The block's tile of C: the grid is 1-D, and block i takes tile i in the grouped order
+// (hopper_wgmma.cuh's grouped_tile says why that order).
 __device__ __forceinline__ Tile raster(int m, int n) {
-  const int tiles_m = m / block_m, tiles_n = n / block_n;
-  const int id = static_cast<int>(blockIdx.x);
-  const int per_group = group_rows * tiles_n;
-  const int first_row = id / per_group * group_rows;
-  const int rows = min(group_rows, tiles_m - first_row);
-  const int in_group = id % per_group;
-  return {(first_row + in_group % rows) * block_m, in_group / rows * block_n};
+  return grouped_tile(static_cast<int>(blockIdx.x), m / block_m, n / block_n);
 }
 
 __global__ void __launch_bounds__(threads, 1)

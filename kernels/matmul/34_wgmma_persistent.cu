@@ -20,11 +20,9 @@
 #include "kl/check.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/mbarrier.cuh"
-#include "kl/perturb.cuh"
 
 #include "hopper_wgmma.cuh"
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -33,33 +31,10 @@ namespace {
 
 using namespace hopper;
 
-constexpr int block_m = 128, block_n = 256, block_k = 64;
-constexpr int stages = 4;
-constexpr int consumers = 2;
-constexpr int threads = 128 * (1 + consumers);
-constexpr int box_n = 64;
-constexpr int a_stage_bytes = block_m * block_k * 2;
-constexpr int b_stage_bytes = block_k * block_n * 2;
-constexpr int b_box_bytes = block_k * box_n * 2;
-constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
 constexpr int smem_bytes = ring_bytes + 2 * stages * 8 + 1024;
-constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;
 
-struct Tile {
-  int row, col;
-};
-
-// Tile `id` of C in rung 33's grouped order: groups of group_rows tile rows, down each column of
-// a group before the next.
-constexpr int group_rows = 16;
-__device__ __forceinline__ Tile raster(int id, int m, int n) {
-  const int tiles_m = m / block_m, tiles_n = n / block_n;
-  const int per_group = group_rows * tiles_n;
-  const int first_row = id / per_group * group_rows;
-  const int rows = min(group_rows, tiles_m - first_row);
-  const int in_group = id % per_group;
-  return {(first_row + in_group % rows) * block_m, in_group / rows * block_n};
-}
+// Tile `id` of C in rung 33's grouped order (hopper_wgmma.cuh).
+__device__ __forceinline__ Tile raster(int id, int m, int n) { return grouped_tile(id, m / block_m, n / block_n); }
 
 __global__ void __launch_bounds__(threads, 1)
     wgmma_persistent(int m, int n, int k, const __grid_constant__ CUtensorMap a_map,
@@ -67,16 +42,16 @@ __global__ void __launch_bounds__(threads, 1)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem_raw[];
   const std::uint32_t base = (shared_address(smem_raw) + 1023) & ~1023u;
-  const std::uint32_t a_ring = base, b_ring = base + stages * a_stage_bytes;
-  const std::uint32_t full = base + ring_bytes, empty = full + stages * 8;
+  const std::uint32_t full = base + ring_bytes;
+  const Ring ring{base, base + stages * a_stage_bytes, full, full + stages * 8};
   const int k_tiles = k / block_k;
   const int tiles = (m / block_m) * (n / block_n);
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
-      mbarrier::init(full + 8 * s, 1);
-      mbarrier::init(empty + 8 * s, consumers);
+      mbarrier::init(ring.full + 8 * s, 1);
+      mbarrier::init(ring.empty + 8 * s, consumers);
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
@@ -88,16 +63,7 @@ __global__ void __launch_bounds__(threads, 1)
     int step = 0;  // k-steps issued by this block, over all its tiles
     for (int id = static_cast<int>(blockIdx.x); id < tiles; id += static_cast<int>(gridDim.x)) {
       const Tile t = raster(id, m, n);
-      for (int kt = 0; kt < k_tiles; ++kt, ++step) {
-        const int slot = step % stages;
-        if (step >= stages) mbarrier::wait(empty + 8 * slot, (step / stages - 1) % 2, wait_limit_ns);
-        KL_PERTURB_POINT_AT("the producer fills a slot", step);
-        mbarrier::arrive_expect_bytes(full + 8 * slot, a_stage_bytes + b_stage_bytes);
-        tma_load(a_ring + slot * a_stage_bytes, &a_map, kt * block_k, t.row, full + 8 * slot);
-        for (int box = 0; box < block_n / box_n; ++box)
-          tma_load(b_ring + slot * b_stage_bytes + box * b_box_bytes, &b_map, t.col + box * box_n, kt * block_k,
-                   full + 8 * slot);
-      }
+      for (int kt = 0; kt < k_tiles; ++kt, ++step) fill_slot(ring, step, &a_map, &b_map, t.row, t.col, kt);
     }
     return;
   }
@@ -110,26 +76,7 @@ __global__ void __launch_bounds__(threads, 1)
   for (int id = static_cast<int>(blockIdx.x); id < tiles; id += static_cast<int>(gridDim.x)) {
     const Tile t = raster(id, m, n);
     float d[128];
-#pragma unroll
-    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
-    for (int kt = 0; kt < k_tiles; ++kt, ++step) {
-      const int slot = step % stages;
-      mbarrier::wait(full + 8 * slot, (step / stages) % 2, wait_limit_ns);
-      const std::uint32_t a_tile = a_ring + slot * a_stage_bytes + consumer * 64 * 128;
-      const std::uint32_t b_tile = b_ring + slot * b_stage_bytes;
-      wgmma_fence();
-#pragma unroll
-      for (int s = 0; s < block_k / 16; ++s)
-        wgmma_64x256x16(d, descriptor(a_tile + s * 32, 16, 1024), descriptor(b_tile + s * 2048, b_box_bytes, 1024));
-      wgmma_commit();
-      wgmma_wait<1>(d);  // the previous step's wgmmas are done reading its slot
-      if (kt > 0 && frees) {
-        KL_PERTURB_POINT_AT("a consumer frees a slot", step);
-        mbarrier::arrive(empty + 8 * ((step - 1) % stages));
-      }
-    }
-    wgmma_wait<0>(d);
-    if (frees) mbarrier::arrive(empty + 8 * ((step - 1) % stages));  // the tile's last slot: read
+    accumulate_tile(d, ring, step, consumer, frees, 0, k_tiles);
     // Rung 33's accumulator layout and stores; the producer meanwhile fills the next tile's stages.
     const int row = t.row + consumer * 64 + warp * 16 + lane / 4;
 #pragma unroll

@@ -1,11 +1,14 @@
-// What the Hopper rungs (33_wgmma_tma.cu .. 36_wgmma_stream_k.cu) share: the TMA copies in and
-// out, C's epilogue through shared memory (35, 36), the shared-memory matrix descriptor and the
-// 64x256x16 warpgroup MMA with its fences, and the tensor maps the host builds for A, B and C.
+// What the Hopper rungs (33_wgmma_tma.cu .. 36_wgmma_stream_k.cu) share: the tile and ring sizes,
+// the TMA copies in and out, C's epilogue through shared memory (35, 36), the shared-memory matrix
+// descriptor, the 64x256x16 warpgroup MMA with its fences, the persistent rungs' ring steps
+// (34-36), and the tensor maps the host builds for A, B and C.
 // sm_90a only: included by translation units built for it.
 #pragma once
 
 #include "kl/check.hpp"
 #include "kl/device_facts.hpp"
+#include "kl/mbarrier.cuh"
+#include "kl/perturb.cuh"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -18,6 +21,38 @@
 #include <string>
 
 namespace kl::matmul::hopper {
+
+// ---- Tiles and ring (rung 33 teaches them)
+
+constexpr int block_m = 128, block_n = 256, block_k = 64;  // a block's tile of C; a k-step's depth
+constexpr int stages = 4;
+constexpr int consumers = 2;                 // warpgroups 1 and 2, 64 rows of the block tile each
+constexpr int threads = 128 * (1 + consumers);
+constexpr int box_n = 64;                    // B's TMA box: 64 halves = one 128-byte swizzle row
+constexpr int a_stage_bytes = block_m * block_k * 2;  // 16 KiB
+constexpr int b_stage_bytes = block_k * block_n * 2;  // 32 KiB: four 64x64 boxes
+constexpr int b_box_bytes = block_k * box_n * 2;      // 8 KiB
+constexpr int ring_bytes = stages * (a_stage_bytes + b_stage_bytes);
+constexpr unsigned long long wait_limit_ns = 10'000'000'000ull;  // 10 s: no healthy stage waits that long
+
+struct Tile {
+  int row, col;  // its first row and column in C
+};
+
+// Tile `id` of C's tiles_m x tiles_n tiles. The ids walk C in groups of group_rows tile rows,
+// down each column of the group before the next column: the ~132 blocks at work at once then
+// share A and B panels in a near-square patch, so each panel is read from DRAM about once per
+// patch. Row by row instead, the blocks of one wave at 8192^3 span four tile rows and all 32
+// columns and read every panel of B once per wave: 0.69-0.76x GemmEx there against 0.98-0.99x
+// grouped (rung 33 on the H100; groups of 8 and 16 rows measured within 0.5% of each other).
+constexpr int group_rows = 16;
+__device__ __forceinline__ Tile grouped_tile(int id, int tiles_m, int tiles_n) {
+  const int per_group = group_rows * tiles_n;
+  const int first_row = id / per_group * group_rows;
+  const int rows = min(group_rows, tiles_m - first_row);
+  const int in_group = id % per_group;
+  return {(first_row + in_group % rows) * block_m, in_group / rows * block_n};
+}
 
 // ---- TMA
 
@@ -151,6 +186,58 @@ __device__ __forceinline__ void wgmma_wait(float (&d)[128]) {
   // The accumulators are outputs of the asynchronous wgmma: tell the compiler they changed here.
 #pragma unroll
   for (int i = 0; i < 128; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// ---- The persistent rungs' ring (34-36): rung 33's, running on across a block's tiles
+
+// Shared addresses of the ring: A's slots, B's slots, and each slot's `full` and `empty` mbarriers
+// (8 bytes each).
+struct Ring {
+  std::uint32_t a, b, full, empty;
+};
+
+// The producer's k-step `step` of the block, counted over all its tiles: slot step % stages gets
+// A's box at (row, k-step kt) and B's panel at (k-step kt, col), once the consumers have freed
+// the slot's previous fill (the slot's phase is step / stages % 2). A box overhanging A or B
+// arrives zero-filled and counts its full size. (A step, not a tile's loop: with the loop in here,
+// ptxas scheduled rung 36's whole-tile kernel differently.)
+__device__ __forceinline__ void fill_slot(const Ring& r, int step, const CUtensorMap* a_map, const CUtensorMap* b_map,
+                                          int row, int col, int kt) {
+  const int slot = step % stages;
+  if (step >= stages) mbarrier::wait(r.empty + 8 * slot, (step / stages - 1) % 2, wait_limit_ns);
+  KL_PERTURB_POINT_AT("the producer fills a slot", step);
+  mbarrier::arrive_expect_bytes(r.full + 8 * slot, a_stage_bytes + b_stage_bytes);
+  tma_load(r.a + slot * a_stage_bytes, a_map, kt * block_k, row, r.full + 8 * slot);
+  for (int box = 0; box < block_n / box_n; ++box)
+    tma_load(r.b + slot * b_stage_bytes + box * b_box_bytes, b_map, col + box * box_n, kt * block_k, r.full + 8 * slot);
+}
+
+// A consumer's k-steps [k_begin, k_end) of a tile into d (zeroed first), its 64 rows of each slot
+// (rung 33's descriptors), `step` counted as the producer counts it. Each k-step's wgmmas are
+// committed before the previous step's are waited for, then the previous step's slot is freed
+// (one arrival a warpgroup: its `leader`); the last slot is freed once all are done.
+__device__ __forceinline__ void accumulate_tile(float (&d)[128], const Ring& r, int& step, int consumer, bool leader,
+                                                int k_begin, int k_end) {
+#pragma unroll
+  for (int i = 0; i < 128; ++i) d[i] = 0.0f;
+  for (int kt = k_begin; kt < k_end; ++kt, ++step) {
+    const int slot = step % stages;
+    mbarrier::wait(r.full + 8 * slot, (step / stages) % 2, wait_limit_ns);
+    const std::uint32_t a_tile = r.a + slot * a_stage_bytes + consumer * 64 * 128;
+    const std::uint32_t b_tile = r.b + slot * b_stage_bytes;
+    wgmma_fence();
+#pragma unroll
+    for (int s = 0; s < block_k / 16; ++s)
+      wgmma_64x256x16(d, descriptor(a_tile + s * 32, 16, 1024), descriptor(b_tile + s * 2048, b_box_bytes, 1024));
+    wgmma_commit();
+    wgmma_wait<1>(d);  // the previous step's wgmmas are done reading its slot
+    if (kt > k_begin && leader) {
+      KL_PERTURB_POINT_AT("a consumer frees a slot", step);
+      mbarrier::arrive(r.empty + 8 * ((step - 1) % stages));
+    }
+  }
+  wgmma_wait<0>(d);
+  if (leader) mbarrier::arrive(r.empty + 8 * ((step - 1) % stages));  // the tile's last slot: read
 }
 
 // ---- host
