@@ -271,11 +271,12 @@ const void* kernel_of() {
   return reinterpret_cast<const void*>(&wgmma_stream_k<how, plans>);
 }
 
-// The blocks resident at once. The whole-tile instantiation is asked too, for what the call also
-// does: allow it its shared memory before its first launch (its resources are the same).
+// The blocks resident at once (those of the instantiation that shares tiles: the whole-tile one
+// has the same threads, shared memory and launch bounds). Both are allowed their shared memory
+// here, before either's first launch.
 template <Announce how>
 int resident_blocks() {
-  persistent_blocks(kernel_of<Announce::released, Plans::whole_tiles>(), threads, smem_bytes, INT_MAX);
+  allow_shared_memory(kernel_of<Announce::released, Plans::whole_tiles>(), smem_bytes);
   return static_cast<int>(persistent_blocks(kernel_of<how, Plans::with_shares>(), threads, smem_bytes, INT_MAX));
 }
 

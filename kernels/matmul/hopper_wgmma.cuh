@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -281,13 +282,21 @@ inline std::string sm90a_unavailable(const void* kernel) {
          "GPU is " + std::to_string(image.cc_major) + "." + std::to_string(image.cc_minor);
 }
 
+// Allows `kernel` `smem_bytes` of dynamic shared memory (more than the default 48 KiB needs
+// asking), once per kernel: before its first launch or occupancy query.
+inline void allow_shared_memory(const void* kernel, int smem_bytes) {
+  static std::set<const void*> allowed;
+  if (allowed.insert(kernel).second)
+    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+}
+
 // A persistent kernel's grid: as many blocks as can be resident with `smem_bytes` of dynamic
 // shared memory (asked once per kernel, which is allowed that much first), at most one a tile.
 inline unsigned persistent_blocks(const void* kernel, int threads, int smem_bytes, int tiles) {
-  static std::map<const void*, int> resident;  // per kernel: its attribute is set once
+  static std::map<const void*, int> resident;  // per kernel
   auto it = resident.find(kernel);
   if (it == resident.end()) {
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes));
+    allow_shared_memory(kernel, smem_bytes);
     it = resident.emplace(kernel, co_resident_capacity(kernel, threads, static_cast<std::size_t>(smem_bytes))).first;
   }
   return static_cast<unsigned>(std::max(1, std::min(tiles, it->second)));
