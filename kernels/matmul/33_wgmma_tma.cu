@@ -61,8 +61,8 @@ __global__ void __launch_bounds__(threads, 1)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem_raw[];
   const std::uint32_t base = (shared_address(smem_raw) + 1023) & ~1023u;
-  const std::uint32_t a_ring = base, b_ring = base + stages * a_stage_bytes;
-  const std::uint32_t full = base + ring_bytes, empty = full + stages * 8;
+  const std::uint32_t full = base + ring_bytes;
+  const Ring ring{base, base + stages * a_stage_bytes, full, full + stages * 8};
   const int k_tiles = k / block_k;
   const Tile tile_of_block = raster(m, n);
   const int block_row = tile_of_block.row, block_col = tile_of_block.col;
@@ -70,8 +70,8 @@ __global__ void __launch_bounds__(threads, 1)
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
-      mbarrier::init(full + 8 * s, 1);           // the producer's expect_tx arrival; TMA completes the bytes
-      mbarrier::init(empty + 8 * s, consumers);  // one arrival per consumer warpgroup
+      mbarrier::init(ring.full + 8 * s, 1);           // the producer's expect_tx arrival; TMA completes the bytes
+      mbarrier::init(ring.empty + 8 * s, consumers);  // one arrival per consumer warpgroup
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the copy engine
   }
@@ -80,17 +80,9 @@ __global__ void __launch_bounds__(threads, 1)
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
     if (threadIdx.x != 0) return;
-    for (int tile = 0; tile < k_tiles; ++tile) {
-      const int slot = tile % stages;
-      if (tile >= stages)  // the consumers have freed the slot
-        mbarrier::wait(empty + 8 * slot, (tile / stages - 1) % 2, wait_limit_ns);
-      KL_PERTURB_POINT_AT("the producer fills a slot", tile);
-      mbarrier::arrive_expect_bytes(full + 8 * slot, a_stage_bytes + b_stage_bytes);
-      tma_load(a_ring + slot * a_stage_bytes, &a_map, tile * block_k, block_row, full + 8 * slot);
-      for (int box = 0; box < block_n / box_n; ++box)
-        tma_load(b_ring + slot * b_stage_bytes + box * b_box_bytes, &b_map, block_col + box * box_n, tile * block_k,
-                 full + 8 * slot);
-    }
+    // k-tile t goes to slot t % stages once the consumers have freed it (hopper_wgmma.cuh's
+    // fill_slot, which the persistent rungs call with steps counted over all their tiles).
+    for (int tile = 0; tile < k_tiles; ++tile) fill_slot(ring, tile, &a_map, &b_map, block_row, block_col, tile);
     return;
   }
 
@@ -101,13 +93,13 @@ __global__ void __launch_bounds__(threads, 1)
   for (int i = 0; i < 128; ++i) d[i] = 0.0f;
   for (int tile = 0; tile < k_tiles; ++tile) {
     const int slot = tile % stages;
-    mbarrier::wait(full + 8 * slot, (tile / stages) % 2, wait_limit_ns);
+    mbarrier::wait(ring.full + 8 * slot, (tile / stages) % 2, wait_limit_ns);
     // A: 128 rows of 128 bytes, 8-row groups 1024 bytes apart; this consumer's 64 rows start
     // 64 * 128 bytes in; a k16 step is 32 bytes along the (swizzled) row.
     // B: four 64(n)x64(k) boxes 8 KiB apart (the leading offset), each 64 k-rows of 128 bytes,
     // 8-row groups 1024 bytes apart (the stride offset); a k16 step is 16 rows, 2048 bytes.
-    const std::uint32_t a_tile = a_ring + slot * a_stage_bytes + consumer * 64 * 128;
-    const std::uint32_t b_tile = b_ring + slot * b_stage_bytes;
+    const std::uint32_t a_tile = ring.a + slot * a_stage_bytes + consumer * 64 * 128;
+    const std::uint32_t b_tile = ring.b + slot * b_stage_bytes;
     wgmma_fence();
 #pragma unroll
     for (int step = 0; step < block_k / 16; ++step)
@@ -116,7 +108,7 @@ __global__ void __launch_bounds__(threads, 1)
     wgmma_wait<1>(d);  // the previous stage's wgmmas are done reading its slot
     if (tile > 0 && threadIdx.x % 128 == 0) {
       KL_PERTURB_POINT_AT("a consumer frees a slot", tile);
-      mbarrier::arrive(empty + 8 * ((tile - 1) % stages));
+      mbarrier::arrive(ring.empty + 8 * ((tile - 1) % stages));
     }
   }
   wgmma_wait<0>(d);

@@ -1,7 +1,8 @@
 // What the Hopper rungs (33_wgmma_tma.cu .. 36_wgmma_stream_k.cu) share: the tile and ring sizes,
 // the TMA copies in and out, C's epilogue through shared memory (35, 36), the shared-memory matrix
-// descriptor, the 64x256x16 warpgroup MMA with its fences, the persistent rungs' ring steps
-// (34-36), and the tensor maps the host builds for A, B and C.
+// descriptor, the 64x256x16 warpgroup MMA with its fences, the ring's steps (the producer's for
+// 33-36, a consumer's for the persistent 34-36), and the tensor maps the host builds for A, B
+// and C.
 // sm_90a only: included by translation units built for it.
 #pragma once
 
@@ -189,7 +190,8 @@ __device__ __forceinline__ void wgmma_wait(float (&d)[128]) {
   for (int i = 0; i < 128; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
-// ---- The persistent rungs' ring (34-36): rung 33's, running on across a block's tiles
+// ---- The ring's steps: rung 33's ring, which the persistent rungs (34-36) run on across a
+// block's tiles
 
 // Shared addresses of the ring: A's slots, B's slots, and each slot's `full` and `empty` mbarriers
 // (8 bytes each).
@@ -197,11 +199,12 @@ struct Ring {
   std::uint32_t a, b, full, empty;
 };
 
-// The producer's k-step `step` of the block, counted over all its tiles: slot step % stages gets
-// A's box at (row, k-step kt) and B's panel at (k-step kt, col), once the consumers have freed
-// the slot's previous fill (the slot's phase is step / stages % 2). A box overhanging A or B
-// arrives zero-filled and counts its full size. (A step, not a tile's loop: with the loop in here,
-// ptxas scheduled rung 36's whole-tile kernel differently.)
+// The producer's k-step `step` of the block (in the persistent rungs counted over all its tiles;
+// in rung 33 its one tile's k-tile): slot step % stages gets A's box at (row, k-step kt) and B's
+// panel at (k-step kt, col), once the consumers have freed the slot's previous fill (the slot's
+// phase is step / stages % 2). A box overhanging A or B arrives zero-filled and counts its full
+// size. (A step, not a tile's loop: with the loop in here, ptxas scheduled rung 36's whole-tile
+// kernel differently.)
 __device__ __forceinline__ void fill_slot(const Ring& r, int step, const CUtensorMap* a_map, const CUtensorMap* b_map,
                                           int row, int col, int kt) {
   const int slot = step % stages;

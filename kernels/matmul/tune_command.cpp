@@ -11,6 +11,7 @@
 
 #include "kl/device_facts.hpp"
 #include "kl/matmul.hpp"
+#include "kl/matmul_ladders.hpp"
 #include "kl/sgemm_tuning.hpp"
 
 #include <algorithm>
@@ -65,8 +66,7 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
   Bench ctx(policy, validation_log);
   MatmulInputs in;
   in.build(shape);
-  const std::string shape_tag =
-      "m" + std::to_string(shape.m) + "_n" + std::to_string(shape.n) + "_k" + std::to_string(shape.k);
+  const std::string shape_tag = matmul::SweepShape{shape.m, shape.n, shape.k}.tag();  // names the cases in errors
   // Each after an idle pause: candidates timed back to back inherit the power their predecessors
   // spent (on the H100 at 8192^3 that reordered them against the bench's reading).
   const auto time = [&](const matmul::Variant& v, const std::string& label) {
