@@ -32,8 +32,8 @@ struct MatmulInputs {
   const matmul::DeviceReference& reference_for(matmul::InputPrecision p);
 };
 
-// Times variant `v` on `in` as the bench does (its inputs staged first, untimed; a tensor-core
-// case after a cool-down; then Bench::validated_timing, which checks every element of C against
+// Times variant `v` on `in` as the bench does (its inputs staged first, untimed; then a
+// cool-down; then Bench::validated_timing, which checks every element of C against
 // the oracle on the GPU before timing and after every timed run). Throws std::runtime_error
 // naming case `c` when a check fails.
 TimingSummary time_as_benched(const BenchCase& c, const matmul::Variant& v, MatmulInputs& in, Bench& ctx);

@@ -67,10 +67,10 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
   MatmulInputs in;
   in.build(shape);
   const std::string shape_tag = matmul::SweepShape{shape.m, shape.n, shape.k}.tag();  // names the cases in errors
-  // Each after an idle pause: candidates timed back to back inherit the power their predecessors
-  // spent (on the H100 at 8192^3 that reordered them against the bench's reading).
+  // time_as_benched starts each after an idle pause: candidates timed back to back inherit the
+  // power their predecessors spent (on the H100 at 8192^3 that reordered them against the bench's
+  // reading).
   const auto time = [&](const matmul::Variant& v, const std::string& label) {
-    ctx.cool_down();
     return time_as_benched({"matmul", label, "", "", shape_tag, 0}, v, in, ctx).median_ms;
   };
 
