@@ -20,30 +20,11 @@ namespace kl::matmul::prefetched {
 // it, and the register-bank conflicts among the three FMA sources that result differ: ncu shows
 // them as dispatch stalls. No order wins for every tile shape, so it is a tuning parameter.
 enum class FmaOrder {
-  rows,    // for each row r, every column c: consecutive FMAs share A(r)
-  cols,    // for each column c, every row r: consecutive FMAs share B(c)
-  snake,   // rows, every other row walked backwards: the row change shares B(c) too
-  cols_snake,        // cols, every other column walked upwards: the column change shares A(r) too
-  cols_interleaved,  // cols, rows in the order 0 4 1 5 2 6 3 7 (the two float4 loads of A alternate)
-  quads_cols,        // 4x4 quadrants (2 x TN/4 of them), each in column order
-  quads_rows,        // 4x4 quadrants, each in row order
-  row_pairs,         // pairs of rows, each pair column by column (acc[r][c], acc[r+1][c], ...)
-  cols_il_both,      // cols_interleaved, columns interleaved the same way
-  rows_interleaved,  // rows, rows in the order 0 4 1 5 2 6 3 7
-  rows_il_both,      // rows_interleaved, columns interleaved too
-  cols_il_snake,     // cols_interleaved, every other column walked upwards
-  cols_evenodd,      // cols, rows in the order 0 2 4 6 1 3 5 7
-  cols_p1, cols_p2, cols_p3, cols_p4, cols_p5,  // cols, rows permuted (row_permutation)
+  rows,         // for each row r, every column c: consecutive FMAs share A(r)
+  cols,         // for each column c, every row r: consecutive FMAs share B(c)
+  snake,        // rows, every other row walked backwards: the row change shares B(c) too
+  interleaved,  // cols, the rows in the order 0 4 1 5 2 6 3 7: A's two float4 loads alternate
 };
-
-__host__ __device__ constexpr int row_permutation(int p, int x) {
-  constexpr int perms[5][8] = {{0, 1, 4, 5, 2, 3, 6, 7}, {4, 0, 5, 1, 6, 2, 7, 3}, {0, 4, 2, 6, 1, 5, 3, 7},
-                               {0, 6, 1, 7, 2, 4, 3, 5}, {0, 7, 1, 6, 2, 5, 3, 4}};
-  return perms[p][x];
-}
-
-// 0 4 1 5 2 6 3 7 for n = 8: the two float4 halves alternate.
-__host__ __device__ constexpr int interleaved(int x, int n) { return x / 2 + (x % 2) * (n / 2); }
 
 // A lane computes 8 x TN results: rows in 2 groups of 4 (WM/2 apart), columns in TN/4 groups of
 // 4 (4 * lanes_n apart), so a quarter-warp's B loads are contiguous and its A loads one broadcast.
@@ -136,25 +117,7 @@ __device__ inline void outer_product(float (&acc)[8][Cfg::TN], const Fragment<Cf
     int r = i / Cfg::TN, c = i % Cfg::TN;
     if constexpr (Cfg::ORDER == FmaOrder::cols) r = i % 8, c = i / 8;
     if constexpr (Cfg::ORDER == FmaOrder::snake) c = r % 2 ? Cfg::TN - 1 - c : c;
-    if constexpr (Cfg::ORDER == FmaOrder::cols_snake) c = i / 8, r = c % 2 ? 7 - i % 8 : i % 8;
-    if constexpr (Cfg::ORDER == FmaOrder::cols_interleaved) c = i / 8, r = (i % 8) / 2 + (i % 2) * 4;
-    if constexpr (Cfg::ORDER == FmaOrder::quads_cols || Cfg::ORDER == FmaOrder::quads_rows) {
-      const int q = i / 16, j = i % 16, rq = q % 2, cq = q / 2;
-      const bool by_cols = Cfg::ORDER == FmaOrder::quads_cols;
-      r = rq * 4 + (by_cols ? j % 4 : j / 4), c = cq * 4 + (by_cols ? j / 4 : j % 4);
-    }
-    if constexpr (Cfg::ORDER == FmaOrder::cols_il_both) c = interleaved(i / 8, Cfg::TN), r = interleaved(i % 8, 8);
-    if constexpr (Cfg::ORDER == FmaOrder::rows_interleaved) r = interleaved(i / Cfg::TN, 8), c = i % Cfg::TN;
-    if constexpr (Cfg::ORDER == FmaOrder::rows_il_both)
-      r = interleaved(i / Cfg::TN, 8), c = interleaved(i % Cfg::TN, Cfg::TN);
-    if constexpr (Cfg::ORDER == FmaOrder::cols_il_snake) c = i / 8, r = interleaved(c % 2 ? 7 - i % 8 : i % 8, 8);
-    if constexpr (Cfg::ORDER == FmaOrder::cols_evenodd) c = i / 8, r = (i % 8) % 4 * 2 + (i % 8) / 4;
-    if constexpr (Cfg::ORDER >= FmaOrder::cols_p1)
-      c = i / 8, r = row_permutation(static_cast<int>(Cfg::ORDER) - static_cast<int>(FmaOrder::cols_p1), i % 8);
-    if constexpr (Cfg::ORDER == FmaOrder::row_pairs) {
-      const int p = i / (2 * Cfg::TN), j = i % (2 * Cfg::TN);
-      r = 2 * p + j % 2, c = j / 2;
-    }
+    if constexpr (Cfg::ORDER == FmaOrder::interleaved) r = i % 8 / 2 + i % 2 * 4, c = i / 8;
     acc[r][c] += f.a[r] * f.b[c];
   }
 }
