@@ -24,18 +24,7 @@ enum class FmaOrder {
   cols,         // for each column c, every row r: consecutive FMAs share B(c)
   snake,        // rows, every other row walked backwards: the row change shares B(c) too
   interleaved,  // cols, the rows in the order 0 4 1 5 2 6 3 7: A's two float4 loads alternate
-  x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, x16, x17,
 };
-
-// EXPERIMENT: column c_perm[i / 8], row r_perm[i % 8].
-__host__ __device__ constexpr int experiment_index(int e, int i, bool row) {
-  constexpr int perms[6][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {0, 4, 1, 5, 2, 6, 3, 7}, {0, 6, 1, 7, 2, 4, 3, 5},
-                               {0, 1, 4, 5, 2, 3, 6, 7}, {4, 5, 6, 7, 0, 1, 2, 3}, {0, 2, 4, 6, 1, 3, 5, 7}};
-  // (row perm, column perm) of each experiment
-  constexpr int pairs[18][2] = {{1, 2}, {1, 3}, {1, 4}, {1, 5}, {2, 1}, {2, 2}, {2, 3}, {2, 4}, {2, 5},
-                                {3, 1}, {3, 2}, {3, 3}, {3, 4}, {5, 1}, {5, 2}, {5, 3}, {5, 4}, {2, 0}};
-  return row ? perms[pairs[e][0]][i % 8] : perms[pairs[e][1]][i / 8];
-}
 
 // A lane computes 8 x TN results: rows in 2 groups of 4 (WM/2 apart), columns in TN/4 groups of
 // 4 (4 * lanes_n apart), so a quarter-warp's B loads are contiguous and its A loads one broadcast.
@@ -129,10 +118,6 @@ __device__ inline void outer_product(float (&acc)[8][Cfg::TN], const Fragment<Cf
     if constexpr (Cfg::ORDER == FmaOrder::cols) r = i % 8, c = i / 8;
     if constexpr (Cfg::ORDER == FmaOrder::snake) c = r % 2 ? Cfg::TN - 1 - c : c;
     if constexpr (Cfg::ORDER == FmaOrder::interleaved) r = i % 8 / 2 + i % 2 * 4, c = i / 8;
-    if constexpr (Cfg::ORDER >= FmaOrder::x0) {
-      constexpr int e = static_cast<int>(Cfg::ORDER) - static_cast<int>(FmaOrder::x0);
-      r = experiment_index(e, i, true), c = experiment_index(e, i, false);
-    }
     acc[r][c] += f.a[r] * f.b[c];
   }
 }
