@@ -27,9 +27,9 @@ TimingSummary time_as_benched(const BenchCase& c, const matmul::Variant& v, Matm
   // staged once here, and only the kernel is timed.
   v.stage_inputs(args);
   // Every case and its library reference start on an idle GPU's power budget, so a rung is not
-  // read after the power its predecessors spent against a reference that was not. The tensor-core
-  // cases read up to 12% low without it; the FP32 ones at 8192^3 about 2% high (TENSOR_CORE_LADDER.md
-  // and SGEMM_LADDER.md).
+  // read after the power its predecessors spent against a reference that was not. Without it the
+  // tensor-core cases read up to 12% low, and the FP32 ratios at 1024^3 11% high: cuBLAS there was
+  // timed right after the tensor-core rungs (TENSOR_CORE_LADDER.md, SGEMM_LADDER.md).
   ctx.cool_down();
   const matmul::DeviceReference& want = in.reference_for(v.precision);
   return ctx.validated_timing(
