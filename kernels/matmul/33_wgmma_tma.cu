@@ -88,30 +88,11 @@ __global__ void __launch_bounds__(threads, 1)
 
   asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
   const int consumer = warpgroup - 1;
+  // Each k-tile: wait on its slot's `full` barrier, four wgmmas on this consumer's 64 rows, and
+  // the previous slot freed once they are issued (hopper_wgmma.cuh, which the later rungs share).
   float d[128];
-#pragma unroll
-  for (int i = 0; i < 128; ++i) d[i] = 0.0f;
-  for (int tile = 0; tile < k_tiles; ++tile) {
-    const int slot = tile % stages;
-    mbarrier::wait(ring.full + 8 * slot, (tile / stages) % 2, wait_limit_ns);
-    // A: 128 rows of 128 bytes, 8-row groups 1024 bytes apart; this consumer's 64 rows start
-    // 64 * 128 bytes in; a k16 step is 32 bytes along the (swizzled) row.
-    // B: four 64(n)x64(k) boxes 8 KiB apart (the leading offset), each 64 k-rows of 128 bytes,
-    // 8-row groups 1024 bytes apart (the stride offset); a k16 step is 16 rows, 2048 bytes.
-    const std::uint32_t a_tile = ring.a + slot * a_stage_bytes + consumer * 64 * 128;
-    const std::uint32_t b_tile = ring.b + slot * b_stage_bytes;
-    wgmma_fence();
-#pragma unroll
-    for (int step = 0; step < block_k / 16; ++step)
-      wgmma_64x256x16(d, descriptor(a_tile + step * 32, 16, 1024), descriptor(b_tile + step * 2048, b_box_bytes, 1024));
-    wgmma_commit();
-    wgmma_wait<1>(d);  // the previous stage's wgmmas are done reading its slot
-    if (tile > 0 && threadIdx.x % 128 == 0) {
-      KL_PERTURB_POINT_AT("a consumer frees a slot", tile);
-      mbarrier::arrive(ring.empty + 8 * ((tile - 1) % stages));
-    }
-  }
-  wgmma_wait<0>(d);
+  int step = 0;
+  accumulate_tile(d, ring, step, consumer, threadIdx.x % 128 == 0, 0, k_tiles);
 
   // The accumulator layout: warp w of the warpgroup holds rows 16w + lane/4 and 16w + lane/4 + 8;
   // d[4j .. 4j+3] are columns 8j + 2(lane%4) and the next of those two rows.

@@ -217,7 +217,7 @@ __device__ __forceinline__ void fill_slot(const Ring& r, int step, const CUtenso
 }
 
 // A consumer's k-steps [k_begin, k_end) of a tile into d (zeroed first), its 64 rows of each slot
-// (rung 33's descriptors), `step` counted as the producer counts it. Each k-step's wgmmas are
+// (the descriptors below), `step` counted as the producer counts it. Each k-step's wgmmas are
 // committed before the previous step's are waited for, then the previous step's slot is freed
 // (one arrival a warpgroup: its `leader`); the last slot is freed once all are done.
 __device__ __forceinline__ void accumulate_tile(float (&d)[128], const Ring& r, int& step, int consumer, bool leader,
@@ -227,6 +227,10 @@ __device__ __forceinline__ void accumulate_tile(float (&d)[128], const Ring& r, 
   for (int kt = k_begin; kt < k_end; ++kt, ++step) {
     const int slot = step % stages;
     mbarrier::wait(r.full + 8 * slot, (step / stages) % 2, wait_limit_ns);
+    // A: 128 rows of 128 bytes, 8-row groups 1024 bytes apart; this consumer's 64 rows start
+    // 64 * 128 bytes in; a k16 step is 32 bytes along the (swizzled) row.
+    // B: four 64(n)x64(k) boxes 8 KiB apart (the leading offset), each 64 k-rows of 128 bytes,
+    // 8-row groups 1024 bytes apart (the stride offset); a k16 step is 16 rows, 2048 bytes.
     const std::uint32_t a_tile = r.a + slot * a_stage_bytes + consumer * 64 * 128;
     const std::uint32_t b_tile = r.b + slot * b_stage_bytes;
     wgmma_fence();
