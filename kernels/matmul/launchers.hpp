@@ -64,6 +64,7 @@ enum class ScratchSlot {
   transposed_b = 0, half_a = 1, half_b = 2, padded_a = 3, padded_b = 4, padded_c = 5,
   partials = 6,         // rung 36's partial tiles
   stream_k_counts = 7,  // rung 36's two counters a shared tile (zero between launches)
+  split_k_partials = 8, // the split-K SGEMM configurations' partial Cs
 };
 // What a new scratch allocation holds: the lab's poison, or zeros (counters a kernel keeps at zero
 // between its launches).

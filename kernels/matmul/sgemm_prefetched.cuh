@@ -8,9 +8,11 @@
 // and the next tile's first step is loaded across the tile's single barrier.
 #pragma once
 
+#include "launchers.hpp"
 #include "sgemm_cp_async.cuh"
 #include "sgemm_vector_access.cuh"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace kl::matmul::prefetched {
@@ -30,12 +32,14 @@ enum class FmaOrder {
 // 4 (4 * lanes_n apart), so a quarter-warp's B loads are contiguous and its A loads one broadcast.
 // GROUP > 0 rasterises the blocks: consecutive blocks walk down GROUP block rows before moving
 // right, so the blocks resident together share A rows and B columns in L2 (0: launch order).
+// SPLIT > 1 splits k (split-K): SPLIT blocks share each tile of C, each over its own run of k
+// tiles into a partial C of its own, and a second kernel adds the partials in split order.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int TN_ = 8, FmaOrder ORDER_ = FmaOrder::rows,
-          int GROUP_ = 0>
+          int GROUP_ = 0, int SPLIT_ = 1>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, TN = TN_;
   static constexpr FmaOrder ORDER = ORDER_;
-  static constexpr int GROUP = GROUP_;
+  static constexpr int GROUP = GROUP_, SPLIT = SPLIT_;
   static constexpr int lanes_n = WN / TN, lanes_m = WM / 8;  // lanes of a warp
   static constexpr int groups_n = TN / 4, group_step = 4 * lanes_n;
   static constexpr int threads = (BM / WM) * (BN / WN) * 32;
@@ -57,6 +61,7 @@ struct Config {
   static_assert(threads % (BN / 4) == 0 && b_copies * threads * 4 == BK * BN, "whole rows of B copies per pass");
   static_assert(STAGES >= 2, "a pipeline needs two stages at least");
   static_assert(GROUP >= 0, "a rasterisation group is a number of block rows");
+  static_assert(SPLIT >= 1, "k is split into one run of tiles or more");
 };
 
 // Where one thread's copies of a tile come from and go to; the sources advance a tile at a time.
@@ -147,7 +152,14 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   A += std::ptrdiff_t{block.y} * Cfg::BM * K;
   B += block.x * Cfg::BN;
   C += std::ptrdiff_t{block.y} * Cfg::BM * N + block.x * Cfg::BN;
-  const int tiles = K / Cfg::BK;
+  int tiles = K / Cfg::BK;
+  if constexpr (Cfg::SPLIT > 1) {  // blockIdx.z's run of k tiles (gridDim.z <= tiles), its own partial C
+    const int first = tiles * static_cast<int>(blockIdx.z) / static_cast<int>(gridDim.z);
+    tiles = tiles * (static_cast<int>(blockIdx.z) + 1) / static_cast<int>(gridDim.z) - first;
+    A += first * Cfg::BK;
+    B += std::ptrdiff_t{first} * Cfg::BK * N;
+    C += std::ptrdiff_t{blockIdx.z} * M * N;
+  }
   CopyPlan<Cfg> copies(A, B, N, K);
 
   // Prologue: tiles 0..STAGES-2 in flight, one commit group each (empty past the end, so that
@@ -194,9 +206,29 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   }
 }
 
+// c = the sum of `splits` partials of `count4` float4s each, `stride4` apart, added in split order
+// (the same bits every run).
+__global__ void add_partials(int count4, int splits, std::ptrdiff_t stride4, const float4* partials, float4* c);
+
 template <class Cfg>
 void launch(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream) {
-  cp_async::launch<Cfg>(sgemm_prefetched<Cfg>, m, n, k, a, b, c, stream);
+  if constexpr (Cfg::SPLIT == 1) {
+    cp_async::launch<Cfg>(sgemm_prefetched<Cfg>, m, n, k, a, b, c, stream);
+  } else {
+    const int splits = std::min(Cfg::SPLIT, k / Cfg::BK);  // every split at least one k tile
+    const std::ptrdiff_t count = std::ptrdiff_t{m} * n;
+    auto* partials = static_cast<float*>(
+        scratch(ScratchSlot::split_k_partials, static_cast<std::size_t>(splits * count) * sizeof(float)));
+    auto* kernel = sgemm_prefetched<Cfg>;
+    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(Cfg::shared_bytes)));
+    kernel<<<dim3(n / Cfg::BN, m / Cfg::BM, splits), Cfg::threads, Cfg::shared_bytes, stream>>>(m, n, k, a, b, partials);
+    KL_CUDA_CHECK(cudaGetLastError());
+    const int count4 = static_cast<int>(count / 4);  // n is a whole number of tiles, so of float4s
+    add_partials<<<(count4 + 255) / 256, 256, 0, stream>>>(count4, splits, count / 4,
+                                                          reinterpret_cast<const float4*>(partials),
+                                                          reinterpret_cast<float4*>(c));
+  }
 }
 
 using cp_async::tile_of;
