@@ -32,9 +32,8 @@ Candidate candidate(const char* name) {
   return {name, prefetched::tile_of<Cfg>(), prefetched::launch<Cfg>};
 }
 
-// Names: BMxBNxBK_wWMxWN_tTN_sSTAGES_ORDER_gGROUP[_kSPLIT] (block tile, warp tile, columns per
-// lane, pipeline stages, FMA order, rasterisation group, k split; sgemm_prefetched.cuh says what
-// each does).
+// Names: BMxBNxBK_wWMxWN_tTN_sSTAGES_ORDER_gGROUP (block tile, warp tile, columns per lane,
+// pipeline stages, FMA order, rasterisation group; sgemm_prefetched.cuh says what each does).
 const std::vector<Candidate>& candidates() {
   using enum prefetched::FmaOrder;
   static const std::vector<Candidate> list = {
@@ -55,11 +54,6 @@ const std::vector<Candidate>& candidates() {
       candidate<Config<64, 128, 16, 32, 64, 3, 8, cols>>("64x128x16_w32x64_t8_s3_cols_g0"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, snake>>("64x128x16_w32x64_t8_s3_snake_g0"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, interleaved>>("64x128x16_w32x64_t8_s3_interleaved_g0"),
-      candidate<Config<64, 128, 16, 32, 64, 3, 8, interleaved, 0, 2>>("64x128x16_w32x64_t8_s3_interleaved_g0_k2"),
-      candidate<Config<64, 128, 16, 32, 64, 3, 8, interleaved, 0, 3>>("64x128x16_w32x64_t8_s3_interleaved_g0_k3"),
-      candidate<Config<64, 128, 16, 32, 64, 3, 8, interleaved, 0, 4>>("64x128x16_w32x64_t8_s3_interleaved_g0_k4"),
-      candidate<Config<128, 128, 16, 32, 64, 3, 8, interleaved, 0, 2>>("128x128x16_w32x64_t8_s3_interleaved_g0_k2"),
-      candidate<Config<128, 128, 16, 32, 64, 3, 8, interleaved, 0, 4>>("128x128x16_w32x64_t8_s3_interleaved_g0_k4"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, rows, 8>>("64x128x16_w32x64_t8_s3_rows_g8"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, cols, 8>>("64x128x16_w32x64_t8_s3_cols_g8"),
       candidate<Config<64, 128, 16, 32, 64, 4>>("64x128x16_w32x64_t8_s4_rows_g0"),
@@ -107,19 +101,6 @@ const Candidate& in_use(const Shape& shape) {
 }
 
 }  // namespace
-
-namespace prefetched {
-__global__ void add_partials(int count4, int splits, std::ptrdiff_t stride4, const float4* partials, float4* c) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count4; i += gridDim.x * blockDim.x) {
-    float4 sum = partials[i];
-    for (int z = 1; z < splits; ++z) {
-      const float4 p = partials[z * stride4 + i];
-      sum.x += p.x, sum.y += p.y, sum.z += p.z, sum.w += p.w;
-    }
-    c[i] = sum;
-  }
-}
-}  // namespace prefetched
 
 // Every candidate's tiles divide these, so one rule covers whichever config a GPU uses.
 const TileShape tuned_tile_bound{256, 256, 32};

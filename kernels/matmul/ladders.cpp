@@ -16,6 +16,7 @@ const std::vector<LadderRung>& sgemm_ladder() {
       {"register_prefetch", "issue slots 71% -> 80% (operands loaded a step ahead); FMA pipe 63% -> 71%"},
       {"tuned", "64x128x16 tiles, 3 stages, FMAs column by column with the rows interleaved: dispatch stalls "
                 "0.66 -> 0.37 per issue, issue slots 80% -> 86%, FMA pipe 71% -> 79% (cuBLAS: 90% and 80%)"},
+      {"split_k", "at 4096^3 rung 27's kernel unchanged (2048 blocks fill the 528 slots); PROFILE_512"},
   };
   return rungs;
 }
@@ -71,7 +72,7 @@ std::string SweepShape::text() const {
 const std::vector<SweepShape>& sgemm_sweep_shapes() {
   static const std::vector<SweepShape> shapes = {
       {1024, 1024, 1024}, {2048, 2048, 2048}, {8192, 8192, 8192},
-      {4096, 4096, 1024}, {8192, 1024, 4096}, {1024, 8192, 4096},
+      {4096, 4096, 1024}, {8192, 1024, 4096}, {1024, 8192, 4096}, {512, 512, 8192},
   };
   return shapes;
 }

@@ -25,9 +25,9 @@ void stage_fp16_inputs(const Args& args, cudaStream_t stream);
 void launch_cublas_gemmex_fp16_staged(const Args& args, cudaStream_t stream);
 void launch_tiled_missing_second_sync(const Args& args, cudaStream_t stream);
 
-// The SGEMM ladder beyond the seeds (files 20..27): each rung's tile and launcher.
+// The SGEMM ladder beyond the seeds (files 20..28): each rung's tile and launcher.
 extern const TileShape block_tile_1d_tile, block_tile_2d_tile, vectorized_tile, conflict_free_tile, warp_tile_tile,
-    cp_async_pipeline_tile, register_prefetch_tile, tuned_tile_bound;
+    cp_async_pipeline_tile, register_prefetch_tile, tuned_tile_bound, split_k_tile;
 void launch_block_tile_1d(const Args& args, cudaStream_t stream);
 void launch_block_tile_2d(const Args& args, cudaStream_t stream);
 void launch_vectorized(const Args& args, cudaStream_t stream);
@@ -36,6 +36,7 @@ void launch_warp_tile(const Args& args, cudaStream_t stream);
 void launch_cp_async_pipeline(const Args& args, cudaStream_t stream);
 void launch_register_prefetch(const Args& args, cudaStream_t stream);
 void launch_tuned(const Args& args, cudaStream_t stream);
+void launch_split_k(const Args& args, cudaStream_t stream);
 
 // The tensor-core ladder beyond the seeds (files 30..36): FP16 A and B staged into zero-padded
 // whole tiles of each rung's tile (stage_half_tiles, tensor_core_tiles.hpp), then the kernel alone.
@@ -64,7 +65,7 @@ enum class ScratchSlot {
   transposed_b = 0, half_a = 1, half_b = 2, padded_a = 3, padded_b = 4, padded_c = 5,
   partials = 6,         // rung 36's partial tiles
   stream_k_counts = 7,  // rung 36's two counters a shared tile (zero between launches)
-  split_k_partials = 8, // the split-K SGEMM configurations' partial Cs
+  split_k_partials = 8, // rung 28's partial Cs
 };
 // What a new scratch allocation holds: the lab's poison, or zeros (counters a kernel keeps at zero
 // between its launches).

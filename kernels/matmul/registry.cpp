@@ -193,6 +193,12 @@ const std::vector<Variant>& table() {
          "shapes by C's size) into sgemm_tuning.conf, which this rung follows.",
          Role::teaching, {}},
         whole_tiles_from_sm80<tuned_tile_bound>, launch_tuned}},
+      {{{"matmul", "split_k", seed003, "-",
+         "Beyond the seeds: rung 27's H100 configuration, with k split into runs where C's tiles would "
+         "leave most of the GPU's block slots empty: each run into a partial C of its own, a second "
+         "kernel adding them in run order. Shapes that fill the GPU run rung 27's kernel unchanged.",
+         Role::teaching, {}},
+        whole_tiles_from_sm80<split_k_tile>, launch_split_k}},
       {{{"matmul", "wmma_global", seed004, "-",
          "Beyond the seeds, tensor cores: WMMA, one warp per 16x16 tile of C multiplying 16x16x16 FP16 "
          "fragments loaded straight from global memory, FP32 accumulation. Other shapes run on "

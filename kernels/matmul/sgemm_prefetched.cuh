@@ -8,11 +8,11 @@
 // and the next tile's first step is loaded across the tile's single barrier.
 #pragma once
 
-#include "launchers.hpp"
 #include "sgemm_cp_async.cuh"
 #include "sgemm_vector_access.cuh"
 
-#include <algorithm>
+#include "kl/matmul_split_k.hpp"
+
 #include <cstddef>
 
 namespace kl::matmul::prefetched {
@@ -32,14 +32,17 @@ enum class FmaOrder {
 // 4 (4 * lanes_n apart), so a quarter-warp's B loads are contiguous and its A loads one broadcast.
 // GROUP > 0 rasterises the blocks: consecutive blocks walk down GROUP block rows before moving
 // right, so the blocks resident together share A rows and B columns in L2 (0: launch order).
-// SPLIT > 1 splits k (split-K): SPLIT blocks share each tile of C, each over its own run of k
-// tiles into a partial C of its own, and a second kernel adds the partials in split order.
+// SPLIT_K compiles the kernel for split-K (rung 28): the gridDim.z blocks at a tile of C each
+// take their run of k tiles (kl/matmul_split_k.hpp) and store a partial C of their own, which
+// launch_split_k adds up. (A flag, not a branch on gridDim.z: the whole-tile kernels' code stays
+// what it was.)
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int TN_ = 8, FmaOrder ORDER_ = FmaOrder::rows,
-          int GROUP_ = 0, int SPLIT_ = 1>
+          int GROUP_ = 0, bool SPLIT_K_ = false>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, TN = TN_;
   static constexpr FmaOrder ORDER = ORDER_;
-  static constexpr int GROUP = GROUP_, SPLIT = SPLIT_;
+  static constexpr int GROUP = GROUP_;
+  static constexpr bool SPLIT_K = SPLIT_K_;
   static constexpr int lanes_n = WN / TN, lanes_m = WM / 8;  // lanes of a warp
   static constexpr int groups_n = TN / 4, group_step = 4 * lanes_n;
   static constexpr int threads = (BM / WM) * (BN / WN) * 32;
@@ -61,7 +64,6 @@ struct Config {
   static_assert(threads % (BN / 4) == 0 && b_copies * threads * 4 == BK * BN, "whole rows of B copies per pass");
   static_assert(STAGES >= 2, "a pipeline needs two stages at least");
   static_assert(GROUP >= 0, "a rasterisation group is a number of block rows");
-  static_assert(SPLIT >= 1, "k is split into one run of tiles or more");
 };
 
 // Where one thread's copies of a tile come from and go to; the sources advance a tile at a time.
@@ -153,12 +155,13 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   B += block.x * Cfg::BN;
   C += std::ptrdiff_t{block.y} * Cfg::BM * N + block.x * Cfg::BN;
   int tiles = K / Cfg::BK;
-  if constexpr (Cfg::SPLIT > 1) {  // blockIdx.z's run of k tiles (gridDim.z <= tiles), its own partial C
-    const int first = tiles * static_cast<int>(blockIdx.z) / static_cast<int>(gridDim.z);
-    tiles = tiles * (static_cast<int>(blockIdx.z) + 1) / static_cast<int>(gridDim.z) - first;
+  if constexpr (Cfg::SPLIT_K) {  // run blockIdx.z of gridDim.z (at least one tile each), its own partial C
+    const int run = static_cast<int>(blockIdx.z), runs = static_cast<int>(gridDim.z);
+    const auto first = static_cast<int>(split_k::first_tile(tiles, run, runs));
+    tiles = static_cast<int>(split_k::first_tile(tiles, run + 1, runs)) - first;
     A += first * Cfg::BK;
     B += std::ptrdiff_t{first} * Cfg::BK * N;
-    C += std::ptrdiff_t{blockIdx.z} * M * N;
+    C += std::ptrdiff_t{run} * M * N;
   }
   CopyPlan<Cfg> copies(A, B, N, K);
 
@@ -206,29 +209,31 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   }
 }
 
-// c = the sum of `splits` partials of `count4` float4s each, `stride4` apart, added in split order
-// (the same bits every run).
-__global__ void add_partials(int count4, int splits, std::ptrdiff_t stride4, const float4* partials, float4* c);
-
 template <class Cfg>
 void launch(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream) {
-  if constexpr (Cfg::SPLIT == 1) {
-    cp_async::launch<Cfg>(sgemm_prefetched<Cfg>, m, n, k, a, b, c, stream);
-  } else {
-    const int splits = std::min(Cfg::SPLIT, k / Cfg::BK);  // every split at least one k tile
-    const std::ptrdiff_t count = std::ptrdiff_t{m} * n;
-    auto* partials = static_cast<float*>(
-        scratch(ScratchSlot::split_k_partials, static_cast<std::size_t>(splits * count) * sizeof(float)));
-    auto* kernel = sgemm_prefetched<Cfg>;
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(Cfg::shared_bytes)));
-    kernel<<<dim3(n / Cfg::BN, m / Cfg::BM, splits), Cfg::threads, Cfg::shared_bytes, stream>>>(m, n, k, a, b, partials);
-    KL_CUDA_CHECK(cudaGetLastError());
-    const int count4 = static_cast<int>(count / 4);  // n is a whole number of tiles, so of float4s
-    add_partials<<<(count4 + 255) / 256, 256, 0, stream>>>(count4, splits, count / 4,
-                                                          reinterpret_cast<const float4*>(partials),
-                                                          reinterpret_cast<float4*>(c));
-  }
+  static_assert(!Cfg::SPLIT_K, "a split-K configuration launches through launch_split_k");
+  cp_async::launch<Cfg>(sgemm_prefetched<Cfg>, m, n, k, a, b, c, stream);
+}
+
+// c = the sum of `runs` partials of `count4` float4s each, `stride4` apart, added in run order
+// (the same bits every time). Defined in 28_split_k.cu.
+__global__ void add_partials(int count4, int runs, std::ptrdiff_t stride4, const float4* partials, float4* c);
+
+// Split-K over whole tiles: `runs` blocks a tile of C (1 <= runs <= k / BK), each into its own
+// partial C in `partials` (runs x m x n floats), then add_partials into c.
+template <class Cfg>
+void launch_split_k(int m, int n, int k, const float* a, const float* b, float* c, int runs, float* partials,
+                    cudaStream_t stream) {
+  static_assert(Cfg::SPLIT_K, "launch_split_k needs a configuration compiled for split-K");
+  auto* kernel = sgemm_prefetched<Cfg>;
+  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(Cfg::shared_bytes)));
+  kernel<<<dim3(n / Cfg::BN, m / Cfg::BM, runs), Cfg::threads, Cfg::shared_bytes, stream>>>(m, n, k, a, b, partials);
+  KL_CUDA_CHECK(cudaGetLastError());
+  const std::ptrdiff_t count4 = std::ptrdiff_t{m} * n / 4;  // n is whole tiles, so whole float4s
+  constexpr int threads = 256;
+  add_partials<<<static_cast<unsigned>((count4 + threads - 1) / threads), threads, 0, stream>>>(
+      static_cast<int>(count4), runs, count4, reinterpret_cast<const float4*>(partials), reinterpret_cast<float4*>(c));
 }
 
 using cp_async::tile_of;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace kl::matmul;
 using kl::CaseResult;
@@ -149,6 +150,34 @@ KL_PROPERTY(MatmulProperty, SmallIntegerInputsAreBitExact, ()) {
     if (static_cast<double>(got[e]) != want)
       RC_FAIL(v.info.id() + " element " + std::to_string(e) + ": " + std::to_string(got[e]) + " != " +
               std::to_string(want));
+  }
+}
+
+// Rung 28 where its rule splits k (kl/matmul_split_k.hpp): C of a few tiles, k deep enough for
+// runs of 8 tiles and not a whole number of them, sides off the tile. On small integers every
+// run's partial and their sum are exact, so C must equal the oracle bit for bit; C the same bits
+// on a second run. (The properties above draw k up to 512 and pick among all the variants.)
+KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
+  const Variant& v = variant("split_k");
+  if (!runs_here(v)) RC_DISCARD(v.unsupported({128, 256, 64}));
+  const std::int64_t side_limit = std::min<std::int64_t>(256, kl::gen::max_matmul_side());
+  const Shape shape{*rc::gen::inRange<std::int64_t>(1, side_limit + 1).as("m"),
+                    *rc::gen::inRange<std::int64_t>(1, side_limit + 1).as("n"),
+                    *rc::gen::inRange<std::int64_t>(1, 3073).as("k"), false};
+  const int runs = split_k_runs(shape);
+  RC_TAG(runs > 1 ? "k split" : "whole tiles");
+  const Inputs in = make_inputs(shape, Data::small_integers, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
+  const std::vector<Expected> expected = expected_elements(in, shape, InputPrecision::fp32);
+  std::vector<float> first, second;
+  const CaseResult r1 = run_case(v, shape, in, expected, &first);
+  const CaseResult r2 = run_case(v, shape, in, expected, &second);
+  if (!r1.ok()) RC_FAIL(v.info.id() + " (" + std::to_string(runs) + " runs): " + r1.describe());
+  if (!r2.ok()) RC_FAIL(v.info.id() + " (" + std::to_string(runs) + " runs), second run: " + r2.describe());
+  for (std::size_t e = 0; e < expected.size(); ++e) {
+    if (static_cast<double>(first[e]) != expected[e].value)
+      RC_FAIL(v.info.id() + " (" + std::to_string(runs) + " runs) element " + std::to_string(e) + ": " +
+              std::to_string(first[e]) + " != " + std::to_string(expected[e].value));
+    RC_ASSERT(std::memcmp(&first[e], &second[e], sizeof(float)) == 0);
   }
 }
 

@@ -325,6 +325,52 @@ TEST(MatmulTensorCores, TheStreamKRungAddsSharedTilesExactlyAndInOneOrder) {
   }
 }
 
+// Rung 28 splits k where C's tiles would leave most of the GPU's block slots empty. At these
+// shapes it must split (else nothing here is tested), be bit-exact on small integers, within the
+// bound on random data, and give the same bits twice (the partials are added in run order). The
+// shapes include runs of unequal length (777 = 49 tiles of 16, padded) and a C of one element.
+TEST(MatmulSplitK, TheRunsAreAddedExactlyAndInOneOrder) {
+  const Variant& v = variant("split_k");
+  if (!v.supports({64, 128, 16})) GTEST_SKIP() << v.unsupported({64, 128, 16});
+  const std::vector<Shape> shapes =
+      kl::sanitizer_small_mode()
+          ? std::vector<Shape>{{64, 128, 1024}, {100, 200, 777}}
+          : std::vector<Shape>{{64, 128, 1024}, {100, 200, 777}, {1, 1, 4096}, {512, 512, 8192}, {300, 70, 20000}};
+  for (const Shape& shape : shapes) {
+    const std::string where = "m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) +
+                              " k=" + std::to_string(shape.k);
+    ASSERT_GT(split_k_runs(shape), 1) << where << ": the shape must be split on this GPU";
+    const Inputs exact = make_inputs(shape, Data::small_integers, 23), random = make_inputs(shape, Data::random, 24);
+    expect_exact_against(v, shape, exact, expected_elements(exact, shape, InputPrecision::fp32), where);
+    const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp32);
+    std::vector<float> first, second;
+    const CaseResult r1 = run_case(v, shape, random, random_want, &first);
+    const CaseResult r2 = run_case(v, shape, random, random_want, &second);
+    EXPECT_TRUE(r1.ok()) << where << ": " << r1.describe();
+    EXPECT_TRUE(r2.ok()) << where << ": " << r2.describe();
+    ASSERT_EQ(first.size(), second.size());
+    std::size_t differ = 0;
+    for (std::size_t e = 0; e < first.size(); ++e) differ += std::memcmp(&first[e], &second[e], sizeof(float)) != 0;
+    EXPECT_EQ(differ, 0u) << where << ": two runs on the same inputs gave different bits";
+  }
+}
+
+// Shapes whose tiles fill the GPU run rung 27's kernel in rung 28's configuration: the same bits
+// as matmul.tuned forced to that configuration.
+TEST(MatmulSplitK, ShapesThatFillTheGpuRunTheTunedKernel) {
+  const Variant& v = variant("split_k");
+  const Shape shape{2048, 2048, 64};
+  if (!v.supports(shape)) GTEST_SKIP() << v.unsupported(shape);
+  ASSERT_EQ(split_k_runs(shape), 1) << "512 tiles must fill more than half the block slots";
+  const Inputs in = make_inputs(shape, Data::random, 25);
+  const std::vector<float> split = product("split_k", shape, in);
+  use_tuned_config(split_k_config);
+  const std::vector<float> tuned = product("tuned", shape, in);
+  use_tuned_config("");
+  ASSERT_EQ(split.size(), tuned.size());
+  EXPECT_EQ(std::memcmp(split.data(), tuned.data(), split.size() * sizeof(float)), 0);
+}
+
 // Rung 36's planted twin (relaxed, unfenced announcement of a partial): a memory-model bug the
 // H100 does not show. It passes where the rung does (shapes whose tiles are shared), as every
 // sanitizer run of this binary shows too; kl.expect.perturb-relaxed-partial-announce asserts that

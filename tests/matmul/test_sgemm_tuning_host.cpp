@@ -1,11 +1,16 @@
 // The tuning file of matmul.tuned (kernels/matmul/sgemm_tuning.conf), host only: the shipped file
 // parses against the compiled candidates, lines pick per GPU model and class of shapes with the
 // GPU's every-shape line and then the default as fallbacks, bad lines are refused naming the
-// rule, and `tune --write` rewrites exactly one line.
+// rule, and `tune --write` rewrites exactly one line. And rung 28 (matmul.split_k): it runs the
+// H100's line, and its rule for splitting k (kl/matmul_split_k.hpp).
 #include "kl/matmul.hpp"
+#include "kl/matmul_split_k.hpp"
 #include "kl/sgemm_tuning.hpp"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
 
 using namespace kl::matmul;
 
@@ -73,6 +78,62 @@ TEST(SgemmTuning, ShippedFileGivesTheH100OneLineForEveryShape) {
   EXPECT_EQ(tuning::config_for(choices, h100, tuning::shape_class_of(1024, 1024)), every_shape);
   EXPECT_EQ(tuning::config_for(choices, h100, tuning::shape_class_of(4096, 4096)), every_shape);
   EXPECT_EQ(tuning::config_for(choices, h100, tuning::shape_class_of(8192, 8192)), every_shape);
+}
+
+// Rung 28 compiles its configuration in rather than following the file: the two must agree.
+TEST(SgemmTuning, TheSplitKRungRunsTheH100Line) {
+  const std::vector<tuning::Choice> choices = tuning::parse(tuning_file_text(), tuned_config_names());
+  EXPECT_EQ(tuning::config_for(choices, "NVIDIA H100 80GB HBM3", tuning::ShapeClass::any), split_k_config);
+}
+
+// The H100's numbers: 528 block slots (132 SMs x 4 blocks of the 64 x 128 tile).
+TEST(SplitK, RunsFillTheSlotsThatWholeTilesLeaveEmpty) {
+  using split_k::runs_for;
+  EXPECT_EQ(runs_for(32, 512, 528), 16);    // 512 x 512 x 8192: 32 blocks -> 512
+  EXPECT_EQ(runs_for(128, 64, 528), 4);     // 1024^3: 128 blocks -> 512
+  EXPECT_EQ(runs_for(264, 128, 528), 2);    // exactly half the slots: still split
+  EXPECT_EQ(runs_for(265, 128, 528), 1);    // more than half: whole tiles
+  EXPECT_EQ(runs_for(512, 128, 528), 1);    // 2048^3
+  EXPECT_EQ(runs_for(2048, 256, 528), 1);   // 4096^3
+  EXPECT_EQ(runs_for(1, 100000, 528), 528);  // one tile, deep k: every slot
+}
+
+TEST(SplitK, EveryRunKeepsEightTilesOfK) {
+  using split_k::runs_for;
+  EXPECT_EQ(runs_for(1, 7, 528), 1);  // too shallow to split at all
+  EXPECT_EQ(runs_for(1, 8, 528), 1);
+  EXPECT_EQ(runs_for(1, 16, 528), 2);
+  EXPECT_EQ(runs_for(1, 4096, 528), 512);
+  EXPECT_EQ(runs_for(4, 49, 528), 6);  // 100 x 200 x 777 padded: 4 blocks, 49 k tiles
+}
+
+TEST(SplitK, NothingToSplitMeansWholeTiles) {
+  using split_k::runs_for;
+  EXPECT_EQ(runs_for(0, 64, 528), 1);
+  EXPECT_EQ(runs_for(4, 0, 528), 1);
+  EXPECT_EQ(runs_for(4, 64, 0), 1);
+}
+
+// The runs the kernel walks (first_tile) cover every k tile once, in order, at least
+// min_run_tiles each and differing by one tile at most, for every split the rule can choose.
+TEST(SplitK, TheRunsCoverEveryTileOnceAndEvenly) {
+  for (std::int64_t blocks : {1, 2, 3, 7, 32, 100, 264})
+    for (std::int64_t k_tiles = 1; k_tiles <= 700; ++k_tiles) {
+      const int runs = split_k::runs_for(blocks, k_tiles, 528);
+      ASSERT_GE(runs, 1);
+      EXPECT_EQ(split_k::first_tile(k_tiles, 0, runs), 0);
+      EXPECT_EQ(split_k::first_tile(k_tiles, runs, runs), k_tiles);
+      std::int64_t shortest = k_tiles, longest = 0;
+      for (int r = 0; r < runs; ++r) {
+        const std::int64_t length = split_k::first_tile(k_tiles, r + 1, runs) - split_k::first_tile(k_tiles, r, runs);
+        shortest = std::min(shortest, length);
+        longest = std::max(longest, length);
+      }
+      EXPECT_LE(longest - shortest, 1) << blocks << " blocks, " << k_tiles << " tiles, " << runs << " runs";
+      if (runs > 1) {
+        EXPECT_GE(shortest, split_k::min_run_tiles) << blocks << " blocks, " << k_tiles << " tiles";
+      }
+    }
 }
 
 TEST(SgemmTuning, BadLinesNameTheRule) {

@@ -106,6 +106,12 @@ std::string tuned_config_in_use(const Shape& shape);
 std::string tuning_file_text();
 void use_tuned_config(const std::string& config);
 
+// matmul.split_k (kernels/matmul/28_split_k.cu): the tile configuration it runs (the H100's line
+// of sgemm_tuning.conf), and the runs it splits k into on a shape on the current GPU (1: whole
+// tiles, rung 27's kernel; kl/matmul_split_k.hpp says when).
+extern const char* const split_k_config;
+int split_k_runs(const Shape& shape);
+
 }  // namespace kl::matmul
 
 namespace kl::imatmul {

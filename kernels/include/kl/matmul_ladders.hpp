@@ -1,4 +1,4 @@
-// The SGEMM ladder beyond the seeds (kernels/matmul/20_*.cu .. 27_tuned.cu): its rungs in
+// The SGEMM ladder beyond the seeds (kernels/matmul/20_*.cu .. 28_split_k.cu): its rungs in
 // climbing order and the shapes it is swept over; and the tensor-core ladder (30..33). One list
 // for matmul's bench cases (which sweep these rungs over these shapes) and docs/LESSONS.md (which
 // tabulates them, bench/lessons/). Host-only.
@@ -17,7 +17,7 @@ struct LadderRung {
   std::string profile;
 };
 
-// First the seeds' last rung (tiled_32), which the ladder climbs from, then rungs 20..27.
+// First the seeds' last rung (tiled_32), which the ladder climbs from, then rungs 20..28.
 const std::vector<LadderRung>& sgemm_ladder();
 
 struct SweepShape {
@@ -26,7 +26,8 @@ struct SweepShape {
   std::string text() const;  // "m=1024 n=8192 k=4096"
 };
 
-// The shapes besides the bench's 4096^3 (square 1024..8192, three non-square).
+// The shapes besides the bench's 4096^3 (square 1024..8192, three non-square, and a small C with
+// a deep k, 512 x 512 x 8192, whose 64 x 128 tiles fill 32 of the H100's 528 block slots).
 const std::vector<SweepShape>& sgemm_sweep_shapes();
 
 // The tensor-core ladder beyond the seeds (kernels/matmul/30_*.cu .. 36_*.cu): FP16 inputs, FP32

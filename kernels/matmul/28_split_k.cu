@@ -1,0 +1,94 @@
+// Teaches: split-K, for shapes whose tiles of C leave most of the GPU idle. Rung 27 gives each
+// block one 64 x 128 tile of C and all of k: at 4096^3 that is 2048 blocks for the H100's 528
+// block slots (132 SMs x 4), but at 512 x 512 x 8192 it is 32 blocks, 94% of the slots empty,
+// each block walking 512 k tiles alone. Here the blocks at a tile split its k tiles into runs
+// (kl/matmul_split_k.hpp says how many: enough to fill the slots, each run at least 8 tiles
+// deep), each adds its run into a partial C of its own, and a second kernel adds the partials in
+// run order, so C's bits do not depend on which block finished first. No block waits on another:
+// the second kernel starts after the first has finished, in stream order, which is what makes
+// this simpler than rung 36's stream-K (one kernel, blocks handing partials to each other). The
+// cost is a partial C written and read once per run, so shapes that fill the slots anyway
+// (every swept shape from 2048^3 up) run rung 27's kernel unchanged.
+// The tile configuration is the H100's line of sgemm_tuning.conf (kl.matmul.tuning.host checks
+// that the two agree). Any m, n, k (zero-padded staging, sgemm_whole_tiles.hpp).
+// Goal served: seed 003_2eb1131b3d611900.txt (its part 2), for C too small to fill the GPU.
+#include "launchers.hpp"
+#include "sgemm_prefetched.cuh"
+
+#include "kl/check.hpp"
+#include "kl/matmul_split_k.hpp"
+
+#include <array>
+#include <mutex>
+
+namespace kl::matmul {
+namespace {
+
+using prefetched::FmaOrder;
+using WholeTiles = prefetched::Config<64, 128, 16, 32, 64, 3, 8, FmaOrder::interleaved>;
+using SplitTiles = prefetched::Config<64, 128, 16, 32, 64, 3, 8, FmaOrder::interleaved, 0, true>;
+
+// The GPU's block slots for the whole-tile kernel (SMs x the blocks an SM holds), per device.
+std::int64_t block_slots() {
+  static std::mutex mutex;
+  static std::array<std::int64_t, 64> slots{};
+  int device = 0;
+  KL_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::int64_t& known = slots.at(static_cast<std::size_t>(device));
+  if (known == 0) {
+    auto* kernel = prefetched::sgemm_prefetched<WholeTiles>;
+    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(WholeTiles::shared_bytes)));
+    int per_sm = 0, sms = 0;
+    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, WholeTiles::threads,
+                                                                WholeTiles::shared_bytes));
+    KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    known = std::int64_t{per_sm} * sms;
+  }
+  return known;
+}
+
+int runs_for_whole_tiles(std::int64_t m, std::int64_t n, std::int64_t k) {
+  return split_k::runs_for((m / WholeTiles::BM) * (n / WholeTiles::BN), k / WholeTiles::BK, block_slots());
+}
+
+void launch_whole_or_split(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream) {
+  const int runs = runs_for_whole_tiles(m, n, k);
+  if (runs == 1) {
+    prefetched::launch<WholeTiles>(m, n, k, a, b, c, stream);
+    return;
+  }
+  const std::size_t bytes = static_cast<std::size_t>(runs) * static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * 4;
+  auto* partials = static_cast<float*>(scratch(ScratchSlot::split_k_partials, bytes));
+  prefetched::launch_split_k<SplitTiles>(m, n, k, a, b, c, runs, partials, stream);
+}
+
+}  // namespace
+
+namespace prefetched {
+__global__ void add_partials(int count4, int runs, std::ptrdiff_t stride4, const float4* partials, float4* c) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count4; i += gridDim.x * blockDim.x) {
+    float4 sum = partials[i];
+    for (int run = 1; run < runs; ++run) {
+      const float4 p = partials[run * stride4 + i];
+      sum.x += p.x, sum.y += p.y, sum.z += p.z, sum.w += p.w;
+    }
+    c[i] = sum;
+  }
+}
+}  // namespace prefetched
+
+const TileShape split_k_tile = prefetched::tile_of<WholeTiles>();
+const char* const split_k_config = "64x128x16_w32x64_t8_s3_interleaved_g0";
+
+int split_k_runs(const Shape& shape) {
+  const PaddedShape p = padded_to_tiles(shape, split_k_tile);
+  return runs_for_whole_tiles(p.m, p.n, p.k);
+}
+
+void launch_split_k(const Args& args, cudaStream_t stream) {
+  launch_whole_tiles(args, stream, split_k_tile, launch_whole_or_split);
+}
+
+}  // namespace kl::matmul
