@@ -1,14 +1,15 @@
 // Teaches: split-K, for shapes whose tiles of C leave most of the GPU idle. Rung 27 gives each
 // block one 64 x 128 tile of C and all of k: at 4096^3 that is 2048 blocks for the H100's 528
-// block slots (132 SMs x 4), but at 512 x 512 x 8192 it is 32 blocks, 94% of the slots empty,
-// each block walking 512 k tiles alone. Here the blocks at a tile split its k tiles into runs
-// (kl/matmul_split_k.hpp says how many: enough to fill the slots, each run at least 8 tiles
-// deep), each adds its run into a partial C of its own, and a second kernel adds the partials in
-// run order, so C's bits do not depend on which block finished first. No block waits on another:
+// block slots (132 SMs x 4), but at 512 x 512 x 8192 it is 32 blocks: 100 SMs idle, each block
+// walking 512 k tiles alone. Here the blocks at a tile split its k tiles into runs
+// (kl/matmul_split_k.hpp says when and how many: where half the SMs would be idle, enough runs to
+// fill the slots, each at least 8 tiles deep), each adds its run into a partial C of its own, and
+// a second kernel adds the partials in run order, so C's bits do not depend on which block
+// finished first. No block waits on another:
 // the second kernel starts after the first has finished, in stream order, which is what makes
 // this simpler than rung 36's stream-K (one kernel, blocks handing partials to each other). The
-// cost is a partial C written and read once per run, so shapes that fill the slots anyway
-// (every swept shape from 2048^3 up) run rung 27's kernel unchanged.
+// cost is a partial C written and read once per run, so shapes whose tiles reach half the SMs
+// (every swept shape but 512 x 512 x 8192) run rung 27's kernel unchanged.
 // The tile configuration is the H100's line of sgemm_tuning.conf (kl.matmul.tuning.host checks
 // that the two agree). Any m, n, k (zero-padded staging, sgemm_whole_tiles.hpp).
 // Goal served: seed 003_2eb1131b3d611900.txt (its part 2), for C too small to fill the GPU.
@@ -28,15 +29,19 @@ using prefetched::FmaOrder;
 using WholeTiles = prefetched::Config<64, 128, 16, 32, 64, 3, 8, FmaOrder::interleaved>;
 using SplitTiles = prefetched::Config<64, 128, 16, 32, 64, 3, 8, FmaOrder::interleaved, 0, true>;
 
-// The GPU's block slots for the whole-tile kernel (SMs x the blocks an SM holds), per device.
-std::int64_t block_slots() {
+// The GPU's SMs and how many blocks of the whole-tile kernel an SM holds, per device.
+struct Occupancy {
+  std::int64_t sms = 0, blocks_per_sm = 0;
+};
+
+Occupancy occupancy() {
   static std::mutex mutex;
-  static std::array<std::int64_t, 64> slots{};
+  static std::array<Occupancy, 64> known{};
   int device = 0;
   KL_CUDA_CHECK(cudaGetDevice(&device));
   const std::lock_guard<std::mutex> lock(mutex);
-  std::int64_t& known = slots.at(static_cast<std::size_t>(device));
-  if (known == 0) {
+  Occupancy& o = known.at(static_cast<std::size_t>(device));
+  if (o.sms == 0) {
     auto* kernel = prefetched::sgemm_prefetched<WholeTiles>;
     KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(WholeTiles::shared_bytes)));
@@ -44,13 +49,14 @@ std::int64_t block_slots() {
     KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, WholeTiles::threads,
                                                                 WholeTiles::shared_bytes));
     KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    known = std::int64_t{per_sm} * sms;
+    o = {sms, per_sm};
   }
-  return known;
+  return o;
 }
 
 int runs_for_whole_tiles(std::int64_t m, std::int64_t n, std::int64_t k) {
-  return split_k::runs_for((m / WholeTiles::BM) * (n / WholeTiles::BN), k / WholeTiles::BK, block_slots());
+  const Occupancy o = occupancy();
+  return split_k::runs_for((m / WholeTiles::BM) * (n / WholeTiles::BN), k / WholeTiles::BK, o.sms, o.blocks_per_sm);
 }
 
 void launch_whole_or_split(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream) {

@@ -195,8 +195,8 @@ const std::vector<Variant>& table() {
         whole_tiles_from_sm80<tuned_tile_bound>, launch_tuned}},
       {{{"matmul", "split_k", seed003, "-",
          "Beyond the seeds: rung 27's H100 configuration, with k split into runs where C's tiles would "
-         "leave most of the GPU's block slots empty: each run into a partial C of its own, a second "
-         "kernel adding them in run order. Shapes that fill the GPU run rung 27's kernel unchanged.",
+         "leave half the SMs or more idle: each run into a partial C of its own, a second kernel "
+         "adding them in run order. Other shapes run rung 27's kernel unchanged.",
          Role::teaching, {}},
         whole_tiles_from_sm80<split_k_tile>, launch_split_k}},
       {{{"matmul", "wmma_global", seed004, "-",

@@ -157,8 +157,8 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   int tiles = K / Cfg::BK;
   if constexpr (Cfg::SPLIT_K) {  // run blockIdx.z of gridDim.z (at least one tile each), its own partial C
     const int run = static_cast<int>(blockIdx.z), runs = static_cast<int>(gridDim.z);
-    const auto first = static_cast<int>(split_k::first_tile(tiles, run, runs));
-    tiles = static_cast<int>(split_k::first_tile(tiles, run + 1, runs)) - first;
+    const int first = split_k::first_tile(tiles, run, runs);
+    tiles = split_k::first_tile(tiles, run + 1, runs) - first;
     A += first * Cfg::BK;
     B += std::ptrdiff_t{first} * Cfg::BK * N;
     C += std::ptrdiff_t{run} * M * N;

@@ -325,7 +325,7 @@ TEST(MatmulTensorCores, TheStreamKRungAddsSharedTilesExactlyAndInOneOrder) {
   }
 }
 
-// Rung 28 splits k where C's tiles would leave most of the GPU's block slots empty. At these
+// Rung 28 splits k where C's tiles would leave half the SMs or more idle. At these
 // shapes it must split (else nothing here is tested), be bit-exact on small integers, within the
 // bound on random data, and give the same bits twice (the partials are added in run order). The
 // shapes include runs of unequal length (777 = 49 tiles of 16, padded) and a C of one element.
@@ -355,13 +355,13 @@ TEST(MatmulSplitK, TheRunsAreAddedExactlyAndInOneOrder) {
   }
 }
 
-// Shapes whose tiles fill the GPU run rung 27's kernel in rung 28's configuration: the same bits
-// as matmul.tuned forced to that configuration.
-TEST(MatmulSplitK, ShapesThatFillTheGpuRunTheTunedKernel) {
+// Shapes whose tiles reach half the SMs run rung 27's kernel in rung 28's configuration: the same
+// bits as matmul.tuned forced to that configuration.
+TEST(MatmulSplitK, UnsplitShapesRunTheTunedKernel) {
   const Variant& v = variant("split_k");
   const Shape shape{2048, 2048, 64};
   if (!v.supports(shape)) GTEST_SKIP() << v.unsupported(shape);
-  ASSERT_EQ(split_k_runs(shape), 1) << "512 tiles must fill more than half the block slots";
+  ASSERT_EQ(split_k_runs(shape), 1) << "512 tiles reach more than half the SMs: whole tiles";
   const Inputs in = make_inputs(shape, Data::random, 25);
   const std::vector<float> split = product("split_k", shape, in);
   use_tuned_config(split_k_config);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 
 using namespace kl::matmul;
@@ -86,46 +87,48 @@ TEST(SgemmTuning, TheSplitKRungRunsTheH100Line) {
   EXPECT_EQ(tuning::config_for(choices, "NVIDIA H100 80GB HBM3", tuning::ShapeClass::any), split_k_config);
 }
 
-// The H100's numbers: 528 block slots (132 SMs x 4 blocks of the 64 x 128 tile).
-TEST(SplitK, RunsFillTheSlotsThatWholeTilesLeaveEmpty) {
+// The H100's numbers: 132 SMs, 4 blocks of the 64 x 128 tile an SM (528 block slots).
+TEST(SplitK, RunsFillTheSlotsWhereHalfTheSmsWouldBeIdle) {
   using split_k::runs_for;
-  EXPECT_EQ(runs_for(32, 512, 528), 16);    // 512 x 512 x 8192: 32 blocks -> 512
-  EXPECT_EQ(runs_for(128, 64, 528), 4);     // 1024^3: 128 blocks -> 512
-  EXPECT_EQ(runs_for(264, 128, 528), 2);    // exactly half the slots: still split
-  EXPECT_EQ(runs_for(265, 128, 528), 1);    // more than half: whole tiles
-  EXPECT_EQ(runs_for(512, 128, 528), 1);    // 2048^3
-  EXPECT_EQ(runs_for(2048, 256, 528), 1);   // 4096^3
-  EXPECT_EQ(runs_for(1, 100000, 528), 528);  // one tile, deep k: every slot
+  EXPECT_EQ(runs_for(32, 512, 132, 4), 16);     // 512 x 512 x 8192: 32 blocks -> 512
+  EXPECT_EQ(runs_for(66, 64, 132, 4), 8);       // exactly half the SMs: split
+  EXPECT_EQ(runs_for(67, 64, 132, 4), 1);       // more: whole tiles
+  EXPECT_EQ(runs_for(128, 64, 132, 4), 1);      // 1024^3
+  EXPECT_EQ(runs_for(2048, 256, 132, 4), 1);    // 4096^3
+  EXPECT_EQ(runs_for(1, 100000, 132, 4), 528);  // one tile, deep k: every slot
+  EXPECT_EQ(runs_for(2, 100000, 132, 1), 66);   // one block an SM
 }
 
 TEST(SplitK, EveryRunKeepsEightTilesOfK) {
   using split_k::runs_for;
-  EXPECT_EQ(runs_for(1, 7, 528), 1);  // too shallow to split at all
-  EXPECT_EQ(runs_for(1, 8, 528), 1);
-  EXPECT_EQ(runs_for(1, 16, 528), 2);
-  EXPECT_EQ(runs_for(1, 4096, 528), 512);
-  EXPECT_EQ(runs_for(4, 49, 528), 6);  // 100 x 200 x 777 padded: 4 blocks, 49 k tiles
+  EXPECT_EQ(runs_for(1, 7, 132, 4), 1);  // too shallow to split at all
+  EXPECT_EQ(runs_for(1, 8, 132, 4), 1);
+  EXPECT_EQ(runs_for(1, 16, 132, 4), 2);
+  EXPECT_EQ(runs_for(1, 4096, 132, 4), 512);
+  EXPECT_EQ(runs_for(4, 49, 132, 4), 6);  // 100 x 200 x 777 padded: 4 blocks, 49 k tiles
 }
 
 TEST(SplitK, NothingToSplitMeansWholeTiles) {
   using split_k::runs_for;
-  EXPECT_EQ(runs_for(0, 64, 528), 1);
-  EXPECT_EQ(runs_for(4, 0, 528), 1);
-  EXPECT_EQ(runs_for(4, 64, 0), 1);
+  EXPECT_EQ(runs_for(0, 64, 132, 4), 1);
+  EXPECT_EQ(runs_for(4, 0, 132, 4), 1);
+  EXPECT_EQ(runs_for(4, 64, 0, 4), 1);
+  EXPECT_EQ(runs_for(4, 64, 132, 0), 1);
 }
 
 // The runs the kernel walks (first_tile) cover every k tile once, in order, at least
 // min_run_tiles each and differing by one tile at most, for every split the rule can choose.
 TEST(SplitK, TheRunsCoverEveryTileOnceAndEvenly) {
-  for (std::int64_t blocks : {1, 2, 3, 7, 32, 100, 264})
+  for (std::int64_t blocks : {1, 2, 3, 7, 32, 66})
     for (std::int64_t k_tiles = 1; k_tiles <= 700; ++k_tiles) {
-      const int runs = split_k::runs_for(blocks, k_tiles, 528);
+      const int runs = split_k::runs_for(blocks, k_tiles, 132, 4);
       ASSERT_GE(runs, 1);
-      EXPECT_EQ(split_k::first_tile(k_tiles, 0, runs), 0);
-      EXPECT_EQ(split_k::first_tile(k_tiles, runs, runs), k_tiles);
+      EXPECT_EQ(split_k::first_tile<std::int64_t>(k_tiles, 0, runs), 0);
+      EXPECT_EQ(split_k::first_tile<std::int64_t>(k_tiles, runs, runs), k_tiles);
       std::int64_t shortest = k_tiles, longest = 0;
       for (int r = 0; r < runs; ++r) {
-        const std::int64_t length = split_k::first_tile(k_tiles, r + 1, runs) - split_k::first_tile(k_tiles, r, runs);
+        const std::int64_t length =
+            split_k::first_tile<std::int64_t>(k_tiles, r + 1, runs) - split_k::first_tile<std::int64_t>(k_tiles, r, runs);
         shortest = std::min(shortest, length);
         longest = std::max(longest, length);
       }
@@ -134,6 +137,15 @@ TEST(SplitK, TheRunsCoverEveryTileOnceAndEvenly) {
         EXPECT_GE(shortest, split_k::min_run_tiles) << blocks << " blocks, " << k_tiles << " tiles";
       }
     }
+}
+
+// The kernel computes the runs in int: the largest k the rung takes (m * k within an int) must
+// not overflow it.
+TEST(SplitK, TheKernelsIntArithmeticDoesNotOverflow) {
+  const int k_tiles = INT_MAX / 16, runs = 528;
+  for (int run : {0, 1, 263, 527, 528})
+    EXPECT_EQ(split_k::first_tile<int>(k_tiles, run, runs), split_k::first_tile<std::int64_t>(k_tiles, run, runs));
+  EXPECT_EQ(split_k::first_tile<int>(k_tiles, runs, runs), k_tiles);
 }
 
 TEST(SgemmTuning, BadLinesNameTheRule) {
