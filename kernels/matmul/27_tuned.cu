@@ -6,6 +6,7 @@
 // (the file is compiled in). Any m, n, k (sgemm_whole_tiles.hpp).
 // Goal served: seed 003_2eb1131b3d611900.txt (its promised "part 2" beyond 50% of the peak).
 #include "launchers.hpp"
+#include "sgemm_h100_config.cuh"
 #include "sgemm_prefetched.cuh"
 #include "kl/sgemm_tuning.hpp"
 
@@ -53,7 +54,7 @@ const std::vector<Candidate>& candidates() {
       candidate<Config<64, 128, 16, 32, 64, 3>>("64x128x16_w32x64_t8_s3_rows_g0"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, cols>>("64x128x16_w32x64_t8_s3_cols_g0"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, snake>>("64x128x16_w32x64_t8_s3_snake_g0"),
-      candidate<Config<64, 128, 16, 32, 64, 3, 8, interleaved>>("64x128x16_w32x64_t8_s3_interleaved_g0"),
+      candidate<prefetched::H100Tuned>(prefetched::h100_tuned_name),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, rows, 8>>("64x128x16_w32x64_t8_s3_rows_g8"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, cols, 8>>("64x128x16_w32x64_t8_s3_cols_g8"),
       candidate<Config<64, 128, 16, 32, 64, 4>>("64x128x16_w32x64_t8_s4_rows_g0"),

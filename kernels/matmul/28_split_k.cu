@@ -8,12 +8,14 @@
 // finished first. No block waits on another:
 // the second kernel starts after the first has finished, in stream order, which is what makes
 // this simpler than rung 36's stream-K (one kernel, blocks handing partials to each other). The
-// cost is a partial C written and read once per run, so shapes whose tiles reach half the SMs
-// (every swept shape but 512 x 512 x 8192) run rung 27's kernel unchanged.
-// The tile configuration is the H100's line of sgemm_tuning.conf (kl.matmul.tuning.host checks
-// that the two agree). Any m, n, k (zero-padded staging, sgemm_whole_tiles.hpp).
+// cost is a partial C written and read once per run, so shapes whose tiles reach more than half
+// the SMs (every swept shape but 512 x 512 x 8192) run rung 27's H100 kernel unchanged.
+// The tile configuration is the H100's line of sgemm_tuning.conf on every GPU (sgemm_h100_config.cuh;
+// kl.matmul.tuning.host checks it against the file). Any m, n, k (zero-padded staging,
+// sgemm_whole_tiles.hpp).
 // Goal served: seed 003_2eb1131b3d611900.txt (its part 2), for C too small to fill the GPU.
 #include "launchers.hpp"
+#include "sgemm_h100_config.cuh"
 #include "sgemm_prefetched.cuh"
 
 #include "kl/check.hpp"
@@ -25,9 +27,9 @@
 namespace kl::matmul {
 namespace {
 
-using prefetched::FmaOrder;
-using WholeTiles = prefetched::Config<64, 128, 16, 32, 64, 3, 8, FmaOrder::interleaved>;
-using SplitTiles = prefetched::Config<64, 128, 16, 32, 64, 3, 8, FmaOrder::interleaved, 0, true>;
+using WholeTiles = prefetched::H100Tuned;
+using SplitTiles = prefetched::Config<WholeTiles::BM, WholeTiles::BN, WholeTiles::BK, WholeTiles::WM, WholeTiles::WN,
+                                      WholeTiles::STAGES, WholeTiles::TN, WholeTiles::ORDER, WholeTiles::GROUP, true>;
 
 // The GPU's SMs and how many blocks of the whole-tile kernel an SM holds, per device.
 struct Occupancy {
@@ -86,7 +88,7 @@ __global__ void add_partials(int count4, int runs, std::ptrdiff_t stride4, const
 }  // namespace prefetched
 
 const TileShape split_k_tile = prefetched::tile_of<WholeTiles>();
-const char* const split_k_config = "64x128x16_w32x64_t8_s3_interleaved_g0";
+const char* const split_k_config = prefetched::h100_tuned_name;
 
 int split_k_runs(const Shape& shape) {
   const PaddedShape p = padded_to_tiles(shape, split_k_tile);

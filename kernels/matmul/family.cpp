@@ -117,8 +117,9 @@ std::string shape_text(const matmul::Shape& s, const char* precision) {
 
 // Every variant at 4096^3; then, for each swept shape, cuBLAS (that shape's ceiling) and every rung
 // of the SGEMM ladder beyond the seeds (sgemm_ladder() after its base, the seeds' tiled_32). A
-// swept case times 5 runs, not up to 20: these kernels repeat within 0.5%, and the 54 swept cases
-// must fit the gpu tier's five minutes (at 10 runs they took 34 s of it).
+// swept case times 5 runs, not up to 20: these kernels repeat within 0.5%, and the swept cases
+// must fit the gpu tier's five minutes (54 of them took 34 s of it at 10 runs; 70 since rung 28
+// and the 512x512x8192 shape, the whole family 32 s at 5).
 std::vector<BenchCase> matmul_bench_cases() {
   constexpr int swept_reps = 5;
   std::vector<BenchCase> cases = cases_of<matmul::Variant>("matmul", matmul::variants());

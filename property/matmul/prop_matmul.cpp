@@ -153,10 +153,11 @@ KL_PROPERTY(MatmulProperty, SmallIntegerInputsAreBitExact, ()) {
   }
 }
 
-// Rung 28 where its rule splits k (kl/matmul_split_k.hpp): C of a few tiles, k deep enough for
-// runs of 8 tiles and not a whole number of them, sides off the tile. On small integers every
-// run's partial and their sum are exact, so C must equal the oracle bit for bit; C the same bits
-// on a second run. (The properties above draw k up to 512 and pick among all the variants.)
+// Rung 28 where its rule splits k (kl/matmul_split_k.hpp): C of a few tiles (sides up to 256, off
+// the tile), k from 1 to 3072, so most cases split (k of 256 or more, runs of unequal length where
+// the k tiles do not divide) and the rest run whole tiles (tagged). On small integers every run's
+// partial and their sum are exact, so C must equal the oracle bit for bit, and the same bits on a
+// second run. (The properties above draw k up to 512 and pick among all the variants.)
 KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
   const Variant& v = variant("split_k");
   if (!runs_here(v)) RC_DISCARD(v.unsupported({128, 256, 64}));

@@ -27,7 +27,8 @@ namespace kl::matmul::split_k {
 inline constexpr int min_run_tiles = 8;
 
 // The runs k is split into, for `blocks` tiles of C of `k_tiles` k tiles each, on a GPU of `sms`
-// SMs holding `blocks_per_sm` blocks each: 1 (whole tiles) where the tiles reach half the SMs.
+// SMs holding `blocks_per_sm` blocks each: 1 (whole tiles) where the tiles reach more than half
+// the SMs.
 constexpr int runs_for(std::int64_t blocks, std::int64_t k_tiles, std::int64_t sms, std::int64_t blocks_per_sm) {
   if (blocks <= 0 || k_tiles <= 0 || sms <= 0 || blocks_per_sm <= 0 || 2 * blocks > sms) return 1;
   const std::int64_t by_slots = sms * blocks_per_sm / blocks, by_depth = k_tiles / min_run_tiles;
