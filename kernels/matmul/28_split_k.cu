@@ -45,8 +45,7 @@ Occupancy occupancy() {
   Occupancy& o = known.at(static_cast<std::size_t>(device));
   if (o.sms == 0) {
     auto* kernel = prefetched::sgemm_prefetched<WholeTiles>;
-    KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(WholeTiles::shared_bytes)));
+    cp_async::allow_shared_bytes<WholeTiles>(kernel);
     int per_sm = 0, sms = 0;
     KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, WholeTiles::threads,
                                                                 WholeTiles::shared_bytes));

@@ -26,15 +26,24 @@ __device__ inline void wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
 }
 
-// Launches `kernel` over whole BM x BN tiles of C with Cfg::threads threads and
-// Cfg::shared_bytes of dynamic shared memory.
+using WholeTileKernel = void (*)(int, int, int, const float*, const float*, float*);
+
+// Above 48 KB a kernel must opt in to its dynamic shared memory; setting it every time is cheap.
 template <class Cfg>
-void launch(void (*kernel)(int, int, int, const float*, const float*, float*), int m, int n, int k, const float* a,
-            const float* b, float* c, cudaStream_t stream) {
-  // Above 48 KB a kernel must opt in to its dynamic shared memory; setting it every time is cheap.
+void allow_shared_bytes(WholeTileKernel kernel) {
   KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(Cfg::shared_bytes)));
-  kernel<<<dim3(n / Cfg::BN, m / Cfg::BM), Cfg::threads, Cfg::shared_bytes, stream>>>(m, n, k, a, b, c);
+}
+
+// Launches `kernel` over whole BM x BN tiles of C with Cfg::threads threads and
+// Cfg::shared_bytes of dynamic shared memory; `blocks_per_tile` blocks at each tile (blockIdx.z:
+// split-K's runs, rung 28).
+template <class Cfg>
+void launch(WholeTileKernel kernel, int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream,
+            unsigned blocks_per_tile = 1) {
+  allow_shared_bytes<Cfg>(kernel);
+  kernel<<<dim3(n / Cfg::BN, m / Cfg::BM, blocks_per_tile), Cfg::threads, Cfg::shared_bytes, stream>>>(m, n, k, a, b,
+                                                                                                       c);
 }
 
 template <class Cfg>

@@ -225,10 +225,7 @@ template <class Cfg>
 void launch_split_k(int m, int n, int k, const float* a, const float* b, float* c, int runs, float* partials,
                     cudaStream_t stream) {
   static_assert(Cfg::SPLIT_K, "launch_split_k needs a configuration compiled for split-K");
-  auto* kernel = sgemm_prefetched<Cfg>;
-  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(Cfg::shared_bytes)));
-  kernel<<<dim3(n / Cfg::BN, m / Cfg::BM, runs), Cfg::threads, Cfg::shared_bytes, stream>>>(m, n, k, a, b, partials);
+  cp_async::launch<Cfg>(sgemm_prefetched<Cfg>, m, n, k, a, b, partials, stream, static_cast<unsigned>(runs));
   KL_CUDA_CHECK(cudaGetLastError());
   const std::ptrdiff_t count4 = std::ptrdiff_t{m} * n / 4;  // n is whole tiles, so whole float4s
   constexpr int threads = 256;

@@ -56,6 +56,25 @@ void expect_exact_against(const Variant& v, const Shape& shape, const Inputs& in
   EXPECT_EQ(inexact, 0u) << where << ": small integers must be bit-exact";
 }
 
+// Two runs on the same random inputs: both within the bound, and the same bits (kernels that add
+// partial sums from several blocks must add them in one order, whatever the timing).
+void expect_within_bound_twice_in_the_same_bits(const Variant& v, const Shape& shape, const Inputs& random,
+                                                const std::vector<Expected>& want, const std::string& where) {
+  std::vector<float> first, second;
+  const CaseResult r1 = run_case(v, shape, random, want, &first);
+  const CaseResult r2 = run_case(v, shape, random, want, &second);
+  EXPECT_TRUE(r1.ok()) << where << ": " << r1.describe();
+  EXPECT_TRUE(r2.ok()) << where << ": " << r2.describe();
+  ASSERT_EQ(first.size(), second.size());
+  std::size_t differ = 0;
+  for (std::size_t e = 0; e < first.size(); ++e) differ += std::memcmp(&first[e], &second[e], sizeof(float)) != 0;
+  EXPECT_EQ(differ, 0u) << where << ": two runs on the same inputs gave different bits";
+}
+
+std::string shape_text(const Shape& shape) {
+  return "m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) + " k=" + std::to_string(shape.k);
+}
+
 }  // namespace
 
 // [[1 2 3] [4 5 6]] x [[7 8] [9 10] [11 12]] = [[58 64] [139 154]]: every variant that takes
@@ -219,8 +238,7 @@ TEST(MatmulTensorCores, EveryRungIsExactAndWithinTheBoundAtTileEdges) {
       const Variant& v = variant(name);
       if (!v.supports(shape)) continue;  // the sm_90a rungs elsewhere: see the next test
       ++ran;
-      const std::string where = name + " m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) +
-                                " k=" + std::to_string(shape.k);
+      const std::string where = name + " " + shape_text(shape);
       expect_exact_against(v, shape, exact, exact_want, where);
       const CaseResult rr = run_case(v, shape, random, random_want);
       EXPECT_TRUE(rr.ok()) << where << ": " << rr.describe();
@@ -302,8 +320,7 @@ TEST(MatmulTensorCores, TheStreamKRungAddsSharedTilesExactlyAndInOneOrder) {
           ? std::vector<Shape>{{129, 257, 2048}}
           : std::vector<Shape>{{129, 257, 2048}, {256, 512, 64 * sms}, {1000, 1000, 3000}, {1277, 2555, 4000}};
   for (const Shape& shape : shapes) {
-    const std::string where = "m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) +
-                              " k=" + std::to_string(shape.k);
+    const std::string where = shape_text(shape);
     const stream_k::Plan plan = stream_k::plan_for(shape.m, shape.n, shape.k, sms);
     ASSERT_GT(plan.sk_tiles, 0) << where << ": the shape must be dealt out by k-step on this GPU";
     int most_sharers = 0;
@@ -313,15 +330,7 @@ TEST(MatmulTensorCores, TheStreamKRungAddsSharedTilesExactlyAndInOneOrder) {
     const std::vector<Expected> exact_want = expected_elements(exact, shape, InputPrecision::fp16);
     expect_exact_against(v, shape, exact, exact_want, where);
     const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp16);
-    std::vector<float> first, second;
-    const CaseResult r1 = run_case(v, shape, random, random_want, &first);
-    const CaseResult r2 = run_case(v, shape, random, random_want, &second);
-    EXPECT_TRUE(r1.ok()) << where << ": " << r1.describe();
-    EXPECT_TRUE(r2.ok()) << where << ": " << r2.describe();
-    ASSERT_EQ(first.size(), second.size());
-    std::size_t differ = 0;
-    for (std::size_t e = 0; e < first.size(); ++e) differ += std::memcmp(&first[e], &second[e], sizeof(float)) != 0;
-    EXPECT_EQ(differ, 0u) << where << ": two runs on the same inputs gave different bits";
+    expect_within_bound_twice_in_the_same_bits(v, shape, random, random_want, where);
   }
 }
 
@@ -339,8 +348,7 @@ TEST(MatmulSplitK, TheRunsAreAddedExactlyAndInOneOrder) {
           : std::vector<Shape>{{64, 128, 1024}, {100, 200, 777}, {1, 1, 4096}, {256, 512, 4096}, {300, 70, 20000}};
   int split = 0;
   for (const Shape& shape : shapes) {
-    const std::string where = "m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) +
-                              " k=" + std::to_string(shape.k);
+    const std::string where = shape_text(shape);
     if (split_k_runs(shape) == 1) {
       std::cout << where << ": not split on this GPU (too few SMs), left out\n";
       continue;
@@ -349,15 +357,7 @@ TEST(MatmulSplitK, TheRunsAreAddedExactlyAndInOneOrder) {
     const Inputs exact = make_inputs(shape, Data::small_integers, 23), random = make_inputs(shape, Data::random, 24);
     expect_exact_against(v, shape, exact, expected_elements(exact, shape, InputPrecision::fp32), where);
     const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp32);
-    std::vector<float> first, second;
-    const CaseResult r1 = run_case(v, shape, random, random_want, &first);
-    const CaseResult r2 = run_case(v, shape, random, random_want, &second);
-    EXPECT_TRUE(r1.ok()) << where << ": " << r1.describe();
-    EXPECT_TRUE(r2.ok()) << where << ": " << r2.describe();
-    ASSERT_EQ(first.size(), second.size());
-    std::size_t differ = 0;
-    for (std::size_t e = 0; e < first.size(); ++e) differ += std::memcmp(&first[e], &second[e], sizeof(float)) != 0;
-    EXPECT_EQ(differ, 0u) << where << ": two runs on the same inputs gave different bits";
+    expect_within_bound_twice_in_the_same_bits(v, shape, random, random_want, where);
   }
   EXPECT_GT(split, 0) << "no shape was split on this GPU: nothing of the split path was tested";
 }
