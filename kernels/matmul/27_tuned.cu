@@ -22,13 +22,6 @@ namespace {
 
 using prefetched::Config;
 
-// A configuration with a smaller occupancy promise: __launch_bounds__ asks ptxas to fit BLOCKS
-// blocks an SM instead of Cfg's, so it may use up to 65536 / (BLOCKS * threads) registers.
-template <class Cfg, int BLOCKS>
-struct AtOccupancy : Cfg {
-  static constexpr int min_blocks = BLOCKS;
-};
-
 struct Candidate {
   const char* name;
   TileShape tile;
@@ -62,9 +55,6 @@ const std::vector<Candidate>& candidates() {
       candidate<Config<64, 128, 16, 32, 64, 3, 8, cols>>("64x128x16_w32x64_t8_s3_cols_g0"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, snake>>("64x128x16_w32x64_t8_s3_snake_g0"),
       candidate<prefetched::H100Tuned>(prefetched::h100_tuned_name),
-      candidate<AtOccupancy<prefetched::H100Tuned, 3>>("64x128x16_w32x64_t8_s3_interleaved_g0_b3"),
-      candidate<AtOccupancy<Config<64, 128, 16, 32, 64, 4, 8, interleaved>, 3>>("64x128x16_w32x64_t8_s4_interleaved_g0_b3"),
-      candidate<AtOccupancy<Config<128, 128, 16, 32, 64, 3, 8, interleaved>, 1>>("128x128x16_w32x64_t8_s3_interleaved_g0_b1"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, rows, 8>>("64x128x16_w32x64_t8_s3_rows_g8"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, cols, 8>>("64x128x16_w32x64_t8_s3_cols_g8"),
       candidate<Config<64, 128, 16, 32, 64, 4>>("64x128x16_w32x64_t8_s4_rows_g0"),
