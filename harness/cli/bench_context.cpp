@@ -132,7 +132,9 @@ TimingSummary Bench::validated_timing(const BenchCase& c, const std::function<vo
   };
   const double pilot_ms = timed_run();  // elapsed_ms waited for the stop event: the output is final
   require_ok(validate(), c, "of the pilot run");
-  const int reps = bench::repetitions_for(pilot_ms, bench::for_case(policy_, c.runs));
+  bench::RepetitionPolicy policy = policy_;  // a case's own cap narrows the bench's; --reps still wins
+  if (c.max_reps > 0) policy.max_reps = std::min(policy.max_reps, c.max_reps);
+  const int reps = bench::repetitions_for(pilot_ms, policy);
   const int warm_runs = rewarm_runs(pilot_ms);
   auto rewarmed_timed_run = [&] {
     for (int i = 0; i < warm_runs; ++i) {
@@ -267,7 +269,7 @@ std::vector<BenchCase> at_swept_sizes(const std::vector<BenchCase>& cases, int m
   for (const std::int64_t n : bench::sweep_sizes())
     for (BenchCase c : cases) {
       c.sweep = bench::size_tag(n);
-      c.runs.max_reps = max_reps;
+      c.max_reps = max_reps;
       out.push_back(std::move(c));
     }
   return out;

