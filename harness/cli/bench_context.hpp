@@ -96,6 +96,11 @@ class FamilyStates {
     if (!slot) slot = std::make_shared<T>();
     return *static_cast<T*>(slot.get());
   }
+  // Every state dropped: after a case that ran out of device memory, so the next starts afresh.
+  void clear() {
+    states_.clear();
+    family_.clear();
+  }
   std::size_t size() const { return states_.size(); }  // for the tests
 
  private:
@@ -169,6 +174,8 @@ class Bench {
   // The run moves on to a case of `family` (cmd_bench, before every case it measures): the
   // states of any other family are dropped (FamilyStates).
   void begin_family(const std::string& family) { states_.begin_family(family); }
+  // A case ran out of device memory: every family's states go (cmd_bench lists the case instead).
+  void drop_states() { states_.clear(); }
   // The current family's inputs under `key`, built on first use and kept for its other cases.
   template <class T>
   T& state(const std::string& key) {

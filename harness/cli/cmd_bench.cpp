@@ -10,11 +10,15 @@
 #include "core/format.hpp"
 #include "core/gates.hpp"
 
+#include "kl/check.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/perturb.hpp"
 
+#include <cuda_runtime_api.h>
+
 #include <optional>
 #include <ostream>
+#include <set>
 
 namespace kl::cli {
 namespace {
@@ -31,6 +35,23 @@ bench::Result measure(const BenchCase& c, Bench& ctx) {
   const bench::Result r = find_family(c.family).bench_measure(c, ctx);
   bench::check_against_roofline(r, ctx.roofline());
   return r;
+}
+
+// A case whose buffers the GPU cannot hold (a sweep's largest sizes on a GPU of less memory than
+// the H100's 80 GB: basics needs 51 GiB at 2^30) is listed as not benchmarked, with CUDA's
+// words and the memory the GPU had, instead of ending the bench: the sizes that fit are still
+// measured. Every family's inputs are dropped first, so the next case starts from free memory,
+// and the failed allocation's error is cleared (it is not sticky, but cudaGetLastError would
+// still report it to the next check). Any other CUDA error ends the bench as before.
+std::optional<std::string> why_it_did_not_fit(const CudaError& e, Bench& ctx) {
+  if (e.status() != cudaErrorMemoryAllocation) return std::nullopt;
+  ctx.drop_states();
+  (void)cudaGetLastError();
+  std::size_t free = 0, total = 0;
+  KL_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  constexpr double gib = 1024.0 * 1024.0 * 1024.0;
+  return "does not fit in this GPU's memory (" + bench::sig3(static_cast<double>(free) / gib) + " of " +
+         bench::sig3(static_cast<double>(total) / gib) + " GiB free with the bench's inputs dropped): " + e.what();
 }
 
 }  // namespace
@@ -60,8 +81,18 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
   report.roofline = ctx.roofline();
   report.excluded = sel.excluded;
   out << "kernel-lab bench on " << report.gpu << " (" << report.arch << "): " << sel.cases.size() << " cases\n";
+  std::set<std::string> did_not_fit;  // keys listed in report.excluded: their gates are not applicable
   for (const BenchCase& c : sel.cases) {
-    report.results.push_back(measure(c, ctx));
+    try {
+      report.results.push_back(measure(c, ctx));
+    } catch (const CudaError& e) {
+      const std::optional<std::string> why = why_it_did_not_fit(e, ctx);
+      if (!why) throw;
+      report.excluded.push_back({c.key(), *why});
+      did_not_fit.insert(c.key());
+      out << "not benchmarked " << c.key() << ": " << *why << "\n";
+      continue;
+    }
     print_result(out, report.results.back(), "");
   }
 
@@ -78,7 +109,8 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
         print_result(out, again, "re-measured ");
       }
     };
-    report.gates = bench::evaluate_gates(arch_gates, report.results, sel.complete_families, remeasure);
+    report.gates = bench::evaluate_gates(arch_gates, report.results, sel.complete_families, remeasure,
+                                          bench::default_max_remeasures, did_not_fit);
   }
   report.ceilings = ctx.ceilings();
 

@@ -218,7 +218,7 @@ std::string describe_measured(const Gate& g, const std::vector<Result>& results,
 
 GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result>& results,
                               const std::set<std::string>& complete_families, const Remeasure& remeasure,
-                              int max_remeasures) {
+                              int max_remeasures, const std::set<std::string>& unmeasured) {
   GateEvaluation ev;
   for (const Gate& g : gates) {
     GateOutcome o;
@@ -228,15 +228,15 @@ GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result
     for (const std::string& k : g.keys())
       if (!find_result(results, k)) missing.push_back(k);
     if (!missing.empty()) {
-      const bool should_exist = std::any_of(missing.begin(), missing.end(), [&](const std::string& k) {
-        return complete_families.count(family_of(k)) != 0;
+      const auto expected = std::find_if(missing.begin(), missing.end(), [&](const std::string& k) {
+        return complete_families.count(family_of(k)) != 0 && unmeasured.count(k) == 0;
       });
-      if (!should_exist) {
+      if (expected == missing.end()) {
         ev.not_applicable.push_back(g.name());
         continue;
       }
       o.measured = NAN;
-      o.message = "FAIL " + g.name() + where + ": names " + missing.front() +
+      o.message = "FAIL " + g.name() + where + ": names " + *expected +
                   ", which the bench did not produce (a typo, or a variant that no longer exists)";
       ev.outcomes.push_back(o);
       continue;

@@ -83,16 +83,23 @@ struct GateEvaluation {
   bool passed() const;
 };
 
+// How many times a failing gate's results are measured again before it fails.
+inline constexpr int default_max_remeasures = 2;
+
 // Measures `key` again and replaces its entry in the results (the callback's job).
 using Remeasure = std::function<void(const std::string& key)>;
 
 // Evaluates every gate whose results are present. A failing gate has its results re-measured
 // up to `max_remeasures` times and passes (remeasured-pass) as soon as it holds. A gate naming a
 // result of a family in `complete_families` (benched without a variant filter) that is absent
-// fails: a typo in the gates file must not silently gate nothing.
+// fails: a typo in the gates file must not silently gate nothing. A gate naming a key in
+// `unmeasured` (cases the run selected but could not measure on this GPU, each listed in the
+// report's exclusions with its reason: a swept size larger than the GPU's memory) is not
+// applicable instead.
 GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result>& results,
                               const std::set<std::string>& complete_families, const Remeasure& remeasure,
-                              int max_remeasures = 2);
+                              int max_remeasures = default_max_remeasures,
+                              const std::set<std::string>& unmeasured = {});
 
 // Results no evaluated gate reads: printed so a reviewer sees what is not yet gated.
 std::vector<std::string> ungated_keys(const GateEvaluation& evaluation, const std::vector<Result>& results);

@@ -4,10 +4,11 @@
 # Every test labelled gpu must be able to run beside others on a multi-GPU machine:
 #  - its command starts with the launcher (harness/testing/ctest-gpu-env.sh), which turns ctest's GPU
 #    allocation into CUDA_VISIBLE_DEVICES;
-#  - it declares RESOURCE_GROUPS: one slot of one GPU ("gpus:1"), or, for a test labelled perf,
-#    every slot of one GPU ("gpus:<SLOTS>") and RUN_SERIAL;
+#  - it declares RESOURCE_GROUPS: one slot of one GPU ("gpus:1"), or, for a test labelled perf or
+#    whole-gpu (one that takes the GPU's memory), every slot of one GPU ("gpus:<SLOTS>") and
+#    RUN_SERIAL;
 #  - a test that shares a GPU runs with SHARED_ENV (KL_SHARED_GPU_TEST_ENV) in its ENVIRONMENT, and
-#    a perf test without it (it times what a user's program would run).
+#    a whole-GPU test without it (a perf test times what a user's program would run).
 # A test registered with plain add_test() and no kl_gpu_resources() call fails here, naming it.
 include(${CMAKE_CURRENT_LIST_DIR}/ctest_json.cmake)
 kl_require_defined(check_gpu_test_resources CTEST BUILD_DIR LAUNCHER SLOTS SHARED_ENV)
@@ -57,6 +58,7 @@ foreach(i RANGE ${last})
   property(labels LABELS)
   set(is_gpu FALSE)
   set(is_perf FALSE)
+  set(is_whole FALSE)
   if(labels)
     string(JSON nlabels LENGTH "${labels}")
     math(EXPR lastlabel "${nlabels} - 1")
@@ -66,6 +68,9 @@ foreach(i RANGE ${last})
         set(is_gpu TRUE)
       elseif(label STREQUAL "perf")
         set(is_perf TRUE)
+        set(is_whole TRUE)
+      elseif(label STREQUAL "whole-gpu")
+        set(is_whole TRUE)
       endif()
     endforeach()
   endif()
@@ -83,17 +88,19 @@ foreach(i RANGE ${last})
   set(want_slots 1)
   if(is_perf)
     math(EXPR perf_tests "${perf_tests} + 1")
+  endif()
+  if(is_whole)
     set(want_slots ${SLOTS})
     property(serial RUN_SERIAL)
     if(NOT serial)
-      list(APPEND problems "${name}: a perf test must be RUN_SERIAL (kl_gpu_resources(${name} WHOLE_GPU))")
+      list(APPEND problems "${name}: a whole-GPU test must be RUN_SERIAL (kl_gpu_resources(${name} WHOLE_GPU))")
     endif()
   endif()
   property(environment ENVIRONMENT)
   string(FIND "${environment}" "\"${SHARED_ENV}\"" at)
-  if(is_perf AND NOT at EQUAL -1)
-    list(APPEND problems "${name}: a perf test must not run with ${SHARED_ENV} (that is for tests sharing a GPU)")
-  elseif(NOT is_perf AND at EQUAL -1)
+  if(is_whole AND NOT at EQUAL -1)
+    list(APPEND problems "${name}: a whole-GPU test must not run with ${SHARED_ENV} (that is for tests sharing a GPU)")
+  elseif(NOT is_whole AND at EQUAL -1)
     list(APPEND problems "${name}: ENVIRONMENT lacks ${SHARED_ENV} (kl_gpu_resources(${name}) appends it: was ENVIRONMENT set after that call?)")
   endif()
   property(groups RESOURCE_GROUPS)
@@ -110,7 +117,7 @@ foreach(i RANGE ${last})
     endif()
   endif()
   if(NOT ok)
-    if(is_perf)
+    if(is_whole)
       set(how "kl_gpu_resources(${name} WHOLE_GPU): gpus:${SLOTS}")
     else()
       set(how "kl_gpu_resources(${name}): gpus:1")

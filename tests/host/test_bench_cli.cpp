@@ -246,6 +246,18 @@ TEST(BenchFamilyStates, KeptWithinAFamilyDroppedWhenTheRunMovesOn) {
   EXPECT_EQ(states.size(), 1u);
 }
 
+// After a case that ran out of device memory the bench drops every state, the current family's
+// too: the next case (a smaller size, or another family) builds its inputs again.
+TEST(BenchFamilyStates, ClearedAfterACaseThatDidNotFit) {
+  kl::cli::FamilyStates states;
+  states.begin_family("basics");
+  states.get<int>("basics/n1g") = 7;
+  states.clear();
+  EXPECT_EQ(states.size(), 0u);
+  states.begin_family("basics");  // the same family goes on
+  EXPECT_EQ(states.get<int>("basics/n1g"), 0);
+}
+
 // Dropping a family's states when the run moves on costs nothing only if the run never comes
 // back to it: with and without the sweeps, each benched family's cases form one run of the list.
 TEST(BenchFamilyStates, EachFamilysCasesAreContiguous) {

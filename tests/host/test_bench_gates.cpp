@@ -247,6 +247,27 @@ TEST(BenchGatesEvaluate, MissingResultsAreSkippedOrFail) {
   EXPECT_EQ(ev.not_applicable, (std::vector<std::string>{"min_ratio(other.x)", "order(f.a / g.b)"}));
 }
 
+TEST(BenchGatesEvaluate, ACaseTooLargeForTheGpuMakesItsGatesNotApplicable) {
+  const auto file = parse(
+      "[default]\n"
+      "min_ratio f.a.n1g >= 0.5\n"     // did not fit this GPU's memory: not applicable
+      "order f.a.n1g >= 1 x f.typo\n"  // still names a result that should exist: fails
+      "min_ratio f.a >= 0.5\n");       // measured: evaluated
+  std::vector<Result> results = {result("f", "a", 1, 1)};
+  const auto ev = kl::bench::evaluate_gates(file.gates, results, {"f"}, [](const std::string&) { FAIL(); }, 2,
+                                            {"f.a.n1g"});
+  ASSERT_EQ(ev.outcomes.size(), 2u);
+  EXPECT_EQ(ev.outcomes[0].status, GateStatus::fail);
+  EXPECT_NE(ev.outcomes[0].message.find("names f.typo, which the bench did not produce"), std::string::npos)
+      << ev.outcomes[0].message;
+  EXPECT_EQ(ev.outcomes[1].status, GateStatus::pass);
+  EXPECT_EQ(ev.not_applicable, (std::vector<std::string>{"min_ratio(f.a.n1g)"}));
+  // Without the key in `unmeasured` the same gate fails: the exemption is the list, not the size.
+  const auto strict = kl::bench::evaluate_gates(file.gates, results, {"f"}, [](const std::string&) {}, 2);
+  EXPECT_EQ(strict.not_applicable, std::vector<std::string>{});
+  EXPECT_EQ(strict.outcomes.size(), 3u);
+}
+
 TEST(BenchGatesEvaluate, OrderAcrossMetricsFails) {
   const auto file = parse("[default]\norder f.a >= 1 x f.b\n");
   std::vector<Result> results = {result("f", "a", 1, 1, "TFLOPS"), result("f", "b", 1, 1, "GB/s")};
