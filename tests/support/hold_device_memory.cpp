@@ -4,9 +4,9 @@
 //
 //   kl_hold_device_memory KEEP_FREE_MIB -- COMMAND [ARGS...]
 //
-// The memory is taken in chunks of 256 MiB until taking one more would leave less than
-// KEEP_FREE_MIB, then the command starts (posix_spawnp: this process's CUDA context stays here)
-// and the chunks stay allocated until it ends.
+// The memory is taken in one allocation where the GPU gives it, else in chunks of 256 MiB until
+// taking one more would leave less than KEEP_FREE_MIB; then the command starts (posix_spawnp:
+// this process's CUDA context stays here) and the memory stays allocated until it ends.
 #include <cuda_runtime_api.h>
 
 #include <spawn.h>
@@ -32,9 +32,15 @@ int usage(const char* why) {
   return 2;
 }
 
-// Allocates chunks while more than `keep_free` would remain; returns them (freed at exit).
+// Allocates all but `keep_free` of the free memory; returns the allocations (freed at exit).
 std::vector<void*> hold_all_but(std::size_t keep_free) {
   std::vector<void*> held;
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) == cudaSuccess && free > keep_free + chunk_bytes) {
+    void* p = nullptr;
+    if (cudaMalloc(&p, (free - keep_free) / chunk_bytes * chunk_bytes) == cudaSuccess) return {p};
+    (void)cudaGetLastError();
+  }
   for (;;) {
     std::size_t free = 0, total = 0;
     if (cudaMemGetInfo(&free, &total) != cudaSuccess || free < keep_free + chunk_bytes) break;
@@ -60,8 +66,8 @@ int main(int argc, char** argv) {
   const std::vector<void*> held = hold_all_but(static_cast<std::size_t>(keep_mib) * mib);
   std::size_t free = 0, total = 0;
   if (cudaMemGetInfo(&free, &total) != cudaSuccess) return usage("cudaMemGetInfo failed");
-  std::printf("kl_hold_device_memory: holding %zu MiB; %zu MiB of %zu free\n", held.size() * chunk_bytes / mib,
-              free / mib, total / mib);
+  std::printf("kl_hold_device_memory: holding %zu allocation(s); %zu MiB of %zu free\n", held.size(), free / mib,
+              total / mib);
   std::fflush(stdout);
 
   pid_t child = 0;
