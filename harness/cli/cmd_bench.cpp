@@ -43,7 +43,7 @@ bench::Result measure(const BenchCase& c, Bench& ctx) {
 // measured. Every family's inputs are dropped first, so the next case starts from free memory,
 // and the failed allocation's error is cleared (it is not sticky, but cudaGetLastError would
 // still report it to the next check). Any other CUDA error ends the bench as before.
-std::optional<std::string> why_it_did_not_fit(const CudaError& e, Bench& ctx) {
+std::optional<std::string> recover_from_running_out_of_memory(const CudaError& e, Bench& ctx) {
   if (e.status() != cudaErrorMemoryAllocation) return std::nullopt;
   ctx.drop_states();
   (void)cudaGetLastError();
@@ -86,7 +86,7 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
     try {
       report.results.push_back(measure(c, ctx));
     } catch (const CudaError& e) {
-      const std::optional<std::string> why = why_it_did_not_fit(e, ctx);
+      const std::optional<std::string> why = recover_from_running_out_of_memory(e, ctx);
       if (!why) throw;
       report.excluded.push_back({c.key(), *why});
       did_not_fit.insert(c.key());

@@ -19,6 +19,7 @@
 #include "sgemm_prefetched.cuh"
 
 #include "kl/check.hpp"
+#include "kl/device_facts.hpp"
 #include "kl/matmul_split_k.hpp"
 
 #include <array>
@@ -46,11 +47,10 @@ Occupancy occupancy() {
   if (o.sms == 0) {
     auto* kernel = prefetched::sgemm_prefetched<WholeTiles>;
     cp_async::allow_shared_bytes<WholeTiles>(kernel);
-    int per_sm = 0, sms = 0;
-    KL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, WholeTiles::threads,
-                                                                WholeTiles::shared_bytes));
-    KL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    o = {sms, per_sm};
+    const int sms = device_facts().sm_count;
+    const int slots = co_resident_capacity(reinterpret_cast<const void*>(kernel), WholeTiles::threads,
+                                           WholeTiles::shared_bytes);
+    o = {sms, slots / sms};
   }
   return o;
 }
