@@ -143,15 +143,26 @@ class Bench {
   // A ceiling measured once per process: the first call runs `measure`, later calls reuse it.
   double ceiling(const std::string& name, const std::string& metric, const std::string& how,
                  const std::function<double()>& measure);
-  // Records a ceiling a case has just measured (cuBLAS SGEMM, CUB), unless already known.
-  void offer_ceiling(const std::string& name, const std::string& metric, const std::string& how, double value);
+  // Records a ceiling a case has just measured (cuBLAS SGEMM, CUB), unless already known;
+  // `reference` is the key of the case measured for it ("" for one the bench measured itself).
+  void offer_ceiling(const std::string& name, const std::string& metric, const std::string& how, double value,
+                     const std::string& reference = "");
+  // How a family measures one of its cases (Family::bench_measure).
+  using MeasureCase = std::function<bench::Result(const BenchCase&, Bench&)>;
   // Reads `r` against the family's reference case measured in this process (CUB, cuBLAS, the
-  // family's fastest rung), the ceiling `name`: when r is the reference it offers its own value
-  // (r keeps the ceiling the caller gave it: the roof, a copy, itself); any other case gets the
-  // reference's value, measured once through `measure_reference` (the family's bench_measure of
-  // the reference case) and checked against the roofline (a ceiling must be physical too).
-  void read_against_reference(bench::Result& r, bool is_reference, const std::string& name, const std::string& how,
-                              const std::function<bench::Result()>& measure_reference);
+  // family's fastest rung), the ceiling `name`: `reference` is that case, and `measure` measures
+  // it. When r is the reference (the same key) it offers its own value (r keeps the ceiling the
+  // caller gave it: the roof, a copy, itself); any other case gets the reference's value,
+  // measured once through `measure` and checked against the roofline (a ceiling must be physical
+  // too). The reference is kept for confirm_references.
+  void read_against_reference(bench::Result& r, const BenchCase& reference, const std::string& name,
+                              const std::string& how, const MeasureCase& measure);
+  // Reads every reference recorded so far and not yet confirmed once more, and again while its
+  // readings disagree (reference_readings.hpp); its ceiling becomes the fastest reading, and
+  // `results` are read against that (a reference's own result becomes its fastest reading). The
+  // bench calls it after each family's cases, while the family's inputs are still built, so the
+  // gates and the report never rest on one slow reading of a library.
+  void confirm_references(std::vector<bench::Result>& results);
   // Waits until the GPU has drained, then idles it for cool_down_ms, so a power-hungry case starts
   // on the same power budget as its reference, whatever ran before it. On the H100 a tensor-core
   // GEMM benched right after another case reads up to 12% slower (the SW power cap: the budget the
@@ -192,6 +203,11 @@ class Bench {
   std::string gpu_, arch_;
   bench::Roofline roofline_;
   std::vector<bench::Ceiling> ceilings_;
+  struct ReferenceCase {
+    BenchCase c;
+    MeasureCase measure;
+  };
+  std::map<std::string, ReferenceCase> references_;  // by ceiling name
   DeviceBuffer<unsigned char> l2_flush_;
   unsigned flush_round_ = 0;
   FamilyStates states_;

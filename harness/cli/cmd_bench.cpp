@@ -82,7 +82,10 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
   report.excluded = sel.excluded;
   out << "kernel-lab bench on " << report.gpu << " (" << report.arch << "): " << sel.cases.size() << " cases\n";
   std::set<std::string> did_not_fit;  // keys listed in report.excluded: their gates are not applicable
+  std::string family;                  // of the case before: its references are read again when it ends
   for (const BenchCase& c : sel.cases) {
+    if (c.family != family) ctx.confirm_references(report.results);
+    family = c.family;
     try {
       report.results.push_back(measure(c, ctx));
     } catch (const CudaError& e) {
@@ -95,6 +98,7 @@ int cmd_bench(const ParsedArgs& a, std::ostream& out) {
     }
     print_result(out, report.results.back(), "");
   }
+  ctx.confirm_references(report.results);
 
   if (gates) {
     const std::vector<bench::Gate> arch_gates = bench::gates_for_device(*gates, report.arch, report.gpu);

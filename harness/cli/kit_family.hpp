@@ -561,7 +561,8 @@ class KitFamily {
     if (reference) std::tie(r.ceiling, r.ceiling_value) = std::pair(name, r.value);  // read against itself
     cli::BenchCase ceiling_case = c;
     ceiling_case.variant = spec_.ceiling_variant;
-    ctx.read_against_reference(r, reference, name, how, [&] { return measure(ceiling_case, ctx); });
+    ctx.read_against_reference(r, ceiling_case, name, how,
+                               [this](const cli::BenchCase& rc, cli::Bench& b) { return measure(rc, b); });
     return r;
   }
 

@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include "format.hpp"
+#include "reference_readings.hpp"
 #include "size_sweep.hpp"
 
 #include <sstream>
@@ -57,7 +58,10 @@ std::string to_json(const Report& rep) {
   o << "  \"ceilings\": ";
   json_array(o, rep.ceilings, [&](const Ceiling& c) {
     o << "    {\"name\": " << json_string(c.name) << ", \"metric\": " << json_string(c.metric)
-      << ", \"value\": " << json_number(c.value) << ", \"how\": " << json_string(c.how) << "}";
+      << ", \"value\": " << json_number(c.value) << ", \"how\": " << json_string(c.how)
+      << ", \"reference\": " << json_string(c.reference) << ", \"readings\": [";
+    for (std::size_t i = 0; i < c.readings.size(); ++i) o << (i ? ", " : "") << json_number(c.readings[i]);
+    o << "]}";
   });
   o << ",\n  \"results\": ";
   json_array(o, rep.results, [&](const Result& r) { json_result(o, r, rl); });
@@ -87,7 +91,8 @@ std::string to_markdown(const Report& rep) {
   if (!rep.ceilings.empty()) {
     o << "Ceilings measured in this process:\n\n";
     for (const Ceiling& c : rep.ceilings)
-      o << "- `" << c.name << "`: " << sig3(c.value) << " " << c.metric << " (" << c.how << ")\n";
+      o << "- `" << c.name << "`: " << (c.readings.size() > 1 ? readings_text(c) : sig3(c.value) + " " + c.metric)
+        << " (" << c.how << ")\n";
     o << "\n";
   }
   o << "| result | shape | intensity (op/B) | achieved | median ms (min..max) | reps | ceiling | % of ceiling | % of roof |\n"

@@ -17,6 +17,12 @@ struct Ceiling {
   std::string metric;
   double value = 0;
   std::string how;  // one line: what was timed
+  // The case measured for it, where it is a reference read from a case (cuBLAS, CUB, a family's
+  // reference variant): "matmul.cublas_gemmex_fp16.m2048_n2048_k2048"; "" where the bench
+  // measured it itself (a copy, a memset).
+  std::string reference;
+  // A reference's readings in order (reference_readings.hpp): value is the fastest.
+  std::vector<double> readings;
 };
 
 // Something the bench left out, and why (a family such as sync, a planted variant).

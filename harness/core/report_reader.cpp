@@ -98,7 +98,16 @@ Report read_report_json(std::string_view text, const std::string& name) {
   const auto& ceilings = top.array("ceilings");
   for (std::size_t i = 0; i < ceilings.size(); ++i) {
     const Fields c(ceilings[i], item_path("ceilings", i), name);
-    rep.ceilings.push_back({c.text("name"), c.text("metric"), c.number("value"), c.text("how")});
+    Ceiling read{c.text("name"), c.text("metric"), c.number("value"), c.text("how")};
+    // Reports written before the bench read its references twice have neither.
+    if (ceilings[i].find("reference")) read.reference = c.text("reference");
+    if (ceilings[i].find("readings"))
+      for (std::size_t j = 0; j < c.array("readings").size(); ++j) {
+        const JsonValue& v = c.array("readings")[j];
+        if (v.kind() != JsonValue::Kind::number) c.fail(c.at("readings") + "[" + std::to_string(j) + "]", "expected a number");
+        read.readings.push_back(v.number());
+      }
+    rep.ceilings.push_back(std::move(read));
   }
 
   const auto& results = top.array("results");

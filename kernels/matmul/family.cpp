@@ -165,9 +165,7 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
                                   : "cuBLAS SGEMM " + shape_text(shape, "FP32 (no TF32)")) +
                           ", median of the bench's timing";
   if (v.info.name == library) use_roof_as_ceiling(r, ctx.roofline());
-  ctx.read_against_reference(r, v.info.name == library, ceiling, how, [&] {
-    return matmul_bench_measure({"matmul", library, "", "", c.sweep, c.max_reps}, ctx);
-  });
+  ctx.read_against_reference(r, {"matmul", library, "", "", c.sweep, c.max_reps}, ceiling, how, matmul_bench_measure);
   return r;
 }
 

@@ -166,9 +166,8 @@ bench::Result reduction_bench_measure(const BenchCase& c, Bench& ctx) {
   if (reference) std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling_of(c, static_cast<std::size_t>(w.bytes));
   // The ceiling gets the bench's full repetitions even for a swept case: one noisy CUB median
   // (5 runs) would misread every rung at that n.
-  ctx.read_against_reference(r, reference, cub, how, [&] {
-    return reduction_bench_measure({"reduction", reduction::variants().front().info.name, c.dtype, "", c.sweep, 0}, ctx);
-  });
+  ctx.read_against_reference(r, {"reduction", reduction::variants().front().info.name, c.dtype, "", c.sweep, 0}, cub,
+                             how, reduction_bench_measure);
   return r;
 }
 

@@ -3,6 +3,7 @@
 #include "core/format.hpp"
 #include "core/repetitions.hpp"
 #include "core/report.hpp"
+#include "core/report_reader.hpp"
 #include "core/size_sweep.hpp"
 
 #include "bench_results.hpp"
@@ -24,7 +25,8 @@ kl::bench::Report sample_report() {
   rep.gpu = "NVIDIA H100 80GB HBM3";
   rep.arch = "sm_90";
   rep.roofline = kl::bench::roofline_of(h100());
-  rep.ceilings = {{"d2d_copy", "GB/s", 3000, "cudaMemcpy"}};
+  rep.ceilings = {{"d2d_copy", "GB/s", 3000, "cudaMemcpy"},
+                  {"cublas_sgemm", "TFLOPS", 51.4, "cuBLAS SGEMM", "matmul.cublas_sgemm", {48, 51.4}}};
   rep.results = {make("matmul", "naive", "", 4.58, "TFLOPS", "cublas_sgemm", 51.4, Roof::fp32),
                  make("reduction", "grid_stride", "float", 2954, "GB/s", "cub_sum.float", 2935, Roof::dram_bandwidth)};
   std::istringstream gates("[default]\nmin_ratio matmul.naive >= 0.5\n");
@@ -101,8 +103,15 @@ TEST(BenchReport, JsonHasEveryAgreedField) {
         "\"ratio\": 0.0891051", "\"intensity\": 0.25", "\"key\": \"reduction.grid_stride.float\"", "\"gates\": [",
         "\"name\": \"min_ratio(matmul.naive)\"", "\"kind\": \"min_ratio\"", "\"status\": \"fail\"",
         "\"measured\": 0.0891051", "\"threshold\": 0.5", "\"message\": \"FAIL min_ratio(matmul.naive)",
-        "\"excluded\": [", "\"what\": \"sync\"", "\"ungated\": [", "\"reduction.grid_stride.float\""})
+        "\"excluded\": [", "\"what\": \"sync\"", "\"ungated\": [", "\"reduction.grid_stride.float\"",
+        "\"reference\": \"matmul.cublas_sgemm\", \"readings\": [48, 51.4]", "\"reference\": \"\", \"readings\": []"})
     EXPECT_NE(json.find(field), std::string::npos) << field << "\n" << json;
+  // A reference's case and readings come back as they were written.
+  const kl::bench::Report back = kl::bench::read_report_json(json, "sample.json");
+  ASSERT_EQ(back.ceilings.size(), 2u);
+  EXPECT_EQ(back.ceilings[1].reference, "matmul.cublas_sgemm");
+  EXPECT_EQ(back.ceilings[1].readings, (std::vector<double>{48, 51.4}));
+  EXPECT_TRUE(back.ceilings[0].readings.empty());
   // Balanced, and nothing JSON cannot hold.
   int depth = 0;
   for (const char c : json) depth += c == '{' || c == '[' ? 1 : c == '}' || c == ']' ? -1 : 0;
@@ -128,7 +137,8 @@ TEST(BenchReport, MarkdownRooflineTableAndGates) {
       << md;
   EXPECT_NE(md.find("Not gated: `reduction.grid_stride.float`"), std::string::npos) << md;
   EXPECT_NE(md.find("- `sync`: the deadlock lab"), std::string::npos) << md;
-  EXPECT_NE(md.find("- `d2d_copy`: 3000 GB/s"), std::string::npos) << md;
+  EXPECT_NE(md.find("- `d2d_copy`: 3000 GB/s (cudaMemcpy)"), std::string::npos) << md;
+  EXPECT_NE(md.find("- `cublas_sgemm`: 51.4 TFLOPS, the fastest of 48.0 and 51.4 (cuBLAS SGEMM)"), std::string::npos) << md;
 }
 
 TEST(BenchFormat, ThreeSignificantFigures) {

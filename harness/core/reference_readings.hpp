@@ -1,0 +1,40 @@
+// How the bench trusts a reference it measured (cuBLAS, CUB, a family's reference variant): one
+// reading is a median of a few runs, and now and then a whole stretch of runs is slow (on the
+// H100, GemmEx at 2048^3 once read 142 TFLOPS against its usual 585, and at 1024x8192x4096
+// 0.6x its speed). A slow reading of a reference makes every ratio read against it too high,
+// and a min_ratio gate on such a ratio passes: the gates re-measure only a failing gate, and
+// only its own case. So every reference is read again before the gates are evaluated, and its
+// ceiling is the fastest of its readings (a stretch of slow runs only ever slows a reading), with
+// one more reading where the first two disagree. Host-only: the host tier tests the rule with
+// scripted readings.
+#pragma once
+
+#include "report.hpp"
+#include "result.hpp"
+
+#include <string>
+#include <vector>
+
+namespace kl::bench {
+
+// A slowest reading further below the fastest than this (a fraction of the fastest) calls for one
+// more reading, up to the maximum.
+inline constexpr double unsteady_spread = 0.10;
+inline constexpr int max_reference_readings = 3;
+
+// Whether `c` (a ceiling with a reference case) needs another reading: it has one, or its
+// readings differ by more than unsteady_spread and it has fewer than max_reference_readings.
+bool needs_reading(const Ceiling& c);
+
+// Records `value` as another reading of `c`; c.value becomes the fastest (the highest: every
+// ceiling's metric is a rate).
+void add_reading(Ceiling& c, double value);
+
+// Every result read against `c` takes its value as its ceiling_value. A result that is c's
+// reference case itself becomes `fastest` (the reading that gave c.value) when that is faster.
+void reread_against(const Ceiling& c, std::vector<Result>& results, const Result& fastest);
+
+// "585 TFLOPS, the fastest of 142 and 585 (the slowest 75.7% below: an unsteady GPU)".
+std::string readings_text(const Ceiling& c);
+
+}  // namespace kl::bench
