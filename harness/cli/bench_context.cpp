@@ -326,6 +326,7 @@ bench::Result throughput_result(const BenchCase& c, const std::string& shape, co
   r.min_ms = t.min_ms;
   r.max_ms = t.max_ms;
   r.reps = t.repetitions;
+  r.runs_ms = t.runs_ms;
   r.roof = roof;
   r.intensity = intensity;
   return r;

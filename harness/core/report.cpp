@@ -11,6 +11,12 @@ namespace {
 
 std::string kind_name(GateKind kind) { return kind == GateKind::min_ratio ? "min_ratio" : "order"; }
 
+std::string json_numbers(const std::vector<double>& values) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) text += (i ? ", " : "") + json_number(values[i]);
+  return text + "]";
+}
+
 void json_result(std::ostream& o, const Result& r, const Roofline& roofline) {
   o << "    {\"family\": " << json_string(r.family) << ", \"variant\": " << json_string(r.variant)
     << ", \"key\": " << json_string(r.key()) << ", \"dtype\": " << json_string(r.dtype)
@@ -18,7 +24,7 @@ void json_result(std::ostream& o, const Result& r, const Roofline& roofline) {
     << ", \"shape\": " << json_string(r.shape) << ", \"metric\": " << json_string(r.metric)
     << ", \"value\": " << json_number(r.value) << ", \"median_ms\": " << json_number(r.median_ms)
     << ", \"min_ms\": " << json_number(r.min_ms) << ", \"max_ms\": " << json_number(r.max_ms)
-    << ", \"reps\": " << r.reps << ", \"ceiling\": " << json_string(r.ceiling)
+    << ", \"reps\": " << r.reps << ", \"runs_ms\": " << json_numbers(r.runs_ms) << ", \"ceiling\": " << json_string(r.ceiling)
     << ", \"ceiling_value\": " << json_number(r.ceiling_value) << ", \"ratio\": " << json_number(r.ratio())
     << ", \"intensity\": " << json_number(r.intensity) << ", \"roof\": " << json_string(roof_name(r.roof))
     << ", \"roof_value\": " << json_number(roof_value(roofline, r.roof)) << "}";
@@ -59,9 +65,7 @@ std::string to_json(const Report& rep) {
   json_array(o, rep.ceilings, [&](const Ceiling& c) {
     o << "    {\"name\": " << json_string(c.name) << ", \"metric\": " << json_string(c.metric)
       << ", \"value\": " << json_number(c.value) << ", \"how\": " << json_string(c.how)
-      << ", \"reference\": " << json_string(c.reference) << ", \"readings\": [";
-    for (std::size_t i = 0; i < c.readings.size(); ++i) o << (i ? ", " : "") << json_number(c.readings[i]);
-    o << "]}";
+      << ", \"reference\": " << json_string(c.reference) << ", \"readings\": " << json_numbers(c.readings) << "}";
   });
   o << ",\n  \"results\": ";
   json_array(o, rep.results, [&](const Result& r) { json_result(o, r, rl); });

@@ -38,6 +38,18 @@ class Fields {
     if (!(d >= 0 && d <= 1e9) || d != std::floor(d)) fail(at(key), "expected a whole number in [0, 10^9]");
     return static_cast<int>(d);
   }
+  // An array of numbers; an absent key reads as none (fields reports gained later: readings,
+  // runs_ms).
+  std::vector<double> numbers_if_present(const char* key) const {
+    std::vector<double> values;
+    if (object_.find(key) == nullptr) return values;
+    const std::vector<JsonValue>& items = array(key);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (items[i].kind() != JsonValue::Kind::number) fail(at(key) + "[" + std::to_string(i) + "]", "expected a number");
+      values.push_back(items[i].number());
+    }
+    return values;
+  }
   const std::vector<JsonValue>& array(const char* key) const {
     const JsonValue& v = member(key);
     if (v.kind() != JsonValue::Kind::array) fail(at(key), "expected an array");
@@ -101,12 +113,7 @@ Report read_report_json(std::string_view text, const std::string& name) {
     Ceiling read{c.text("name"), c.text("metric"), c.number("value"), c.text("how")};
     // Reports written before the bench read its references twice have neither.
     if (ceilings[i].find("reference")) read.reference = c.text("reference");
-    if (ceilings[i].find("readings"))
-      for (std::size_t j = 0; j < c.array("readings").size(); ++j) {
-        const JsonValue& v = c.array("readings")[j];
-        if (v.kind() != JsonValue::Kind::number) c.fail(c.at("readings") + "[" + std::to_string(j) + "]", "expected a number");
-        read.readings.push_back(v.number());
-      }
+    read.readings = c.numbers_if_present("readings");
     rep.ceilings.push_back(std::move(read));
   }
 
@@ -125,6 +132,7 @@ Report read_report_json(std::string_view text, const std::string& name) {
     res.min_ms = r.number("min_ms");
     res.max_ms = r.number("max_ms");
     res.reps = r.integer("reps");
+    res.runs_ms = r.numbers_if_present("runs_ms");  // absent from reports written before 2026-11-27
     res.ceiling = r.text("ceiling");
     res.ceiling_value = r.number("ceiling_value");
     res.intensity = r.number("intensity");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace kl::bench {
 
@@ -27,6 +28,9 @@ struct Result {
   double min_ms = 0;
   double max_ms = 0;
   int reps = 0;
+  // Every timed run's ms, in the order they ran: whether a slow median was a stretch of slow runs
+  // or a few, and whether it came early or late.
+  std::vector<double> runs_ms;
   std::string ceiling;       // what `ratio` divides by: "cublas_sgemm", "d2d_copy", "fp32_peak", ...
   double ceiling_value = 0;  // in `metric`
   // Useful operations per byte of compulsory DRAM traffic (each input read once, each output

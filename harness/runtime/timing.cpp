@@ -27,6 +27,7 @@ float EventPair::elapsed_ms() {
 TimingSummary summarize_timings(std::vector<double> ms) {
   TimingSummary s;
   s.repetitions = static_cast<int>(ms.size());
+  s.runs_ms = ms;
   if (ms.empty()) return s;
   std::sort(ms.begin(), ms.end());
   s.min_ms = ms.front();

@@ -223,6 +223,7 @@ TEST(BenchTiming, MedianMinMaxOfTheRuns) {
   EXPECT_EQ(odd.min_ms, 1.0);
   EXPECT_EQ(odd.max_ms, 3.0);
   EXPECT_EQ(odd.repetitions, 3);
+  EXPECT_EQ(odd.runs_ms, (std::vector<double>{3.0, 1.0, 2.0}));  // as they ran, not sorted
   EXPECT_EQ(kl::summarize_timings({4.0, 1.0, 2.0, 3.0}).median_ms, 2.5);
   EXPECT_EQ(kl::summarize_timings({}).repetitions, 0);
 }

@@ -104,7 +104,8 @@ TEST(BenchReport, JsonHasEveryAgreedField) {
         "\"name\": \"min_ratio(matmul.naive)\"", "\"kind\": \"min_ratio\"", "\"status\": \"fail\"",
         "\"measured\": 0.0891051", "\"threshold\": 0.5", "\"message\": \"FAIL min_ratio(matmul.naive)",
         "\"excluded\": [", "\"what\": \"sync\"", "\"ungated\": [", "\"reduction.grid_stride.float\"",
-        "\"reference\": \"matmul.cublas_sgemm\", \"readings\": [48, 51.4]", "\"reference\": \"\", \"readings\": []"})
+        "\"reference\": \"matmul.cublas_sgemm\", \"readings\": [48, 51.4]", "\"reference\": \"\", \"readings\": []",
+        "\"reps\": 7, \"runs_ms\": [2, 1.5, 1.25, 1.5, 1.5, 1.75, 1.25], \"ceiling\""})
     EXPECT_NE(json.find(field), std::string::npos) << field << "\n" << json;
   // A reference's case and readings come back as they were written.
   const kl::bench::Report back = kl::bench::read_report_json(json, "sample.json");
@@ -112,6 +113,9 @@ TEST(BenchReport, JsonHasEveryAgreedField) {
   EXPECT_EQ(back.ceilings[1].reference, "matmul.cublas_sgemm");
   EXPECT_EQ(back.ceilings[1].readings, (std::vector<double>{48, 51.4}));
   EXPECT_TRUE(back.ceilings[0].readings.empty());
+  // And every timed run of a result, in the order they ran.
+  ASSERT_EQ(back.results.size(), 2u);
+  EXPECT_EQ(back.results[0].runs_ms, (std::vector<double>{2, 1.5, 1.25, 1.5, 1.5, 1.75, 1.25}));
   // Balanced, and nothing JSON cannot hold.
   int depth = 0;
   for (const char c : json) depth += c == '{' || c == '[' ? 1 : c == '}' || c == ']' ? -1 : 0;

@@ -111,6 +111,8 @@ TEST(BenchReportJson, NamesTheMissingOrMistypedField) {
             "r.json: results[0].key: 'matmul.other' is not matmul.naive");
   EXPECT_EQ(report_error(fixture_with("\"status\": \"pass\"", "\"status\": \"ok\"")),
             "r.json: gates[0].status: unknown gate status 'ok'");
+  EXPECT_EQ(report_error(fixture_with("\"reps\": 20", "\"reps\": 20, \"runs_ms\": [1.5, \"x\"]")),
+            "r.json: results[0].runs_ms[1]: expected a number");
   EXPECT_EQ(report_error("[]"), "r.json: : expected an object");
 }
 

@@ -29,9 +29,10 @@ struct TimingSummary {
   double min_ms = 0;
   double max_ms = 0;
   int repetitions = 0;
+  std::vector<double> runs_ms;  // every run, in the order they ran
 };
 
-// Median, min, max and count of per-run times in ms (zeros for none).
+// Median, min, max and count of per-run times in ms (zeros for none), and the runs themselves.
 TimingSummary summarize_timings(std::vector<double> ms);
 
 // Runs `work` `warmup` times untimed, then `reps` times, each timed by its own event pair.
