@@ -18,6 +18,7 @@
 #include "core/roofline.hpp"
 
 #include "kl/case_result.hpp"
+#include "kl/check.hpp"
 #include "kl/device_buffer.hpp"
 #include "kl/guarded_buffer.hpp"
 #include "kl/registry.hpp"
@@ -29,6 +30,7 @@
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -163,6 +165,17 @@ class Bench {
   // bench calls it after each family's cases, while the family's inputs are still built, so the
   // gates and the report never rest on one slow reading of a library.
   void confirm_references(std::vector<bench::Result>& results);
+  // A gate's re-measurement of a reference's own case: `again` becomes one more reading of its
+  // ceiling and `results` are read against the fastest, as confirm_references does. False when
+  // `again` is no reference's case (the caller replaces its row then).
+  bool add_reference_reading(const bench::Result& again, std::vector<bench::Result>& results);
+  // A case (or a reference's reading) whose buffers the GPU cannot hold, a sweep's largest sizes
+  // on a GPU of less memory than the H100's 80 GB (basics needs 51 GiB at 2^30): every family's
+  // inputs are dropped, so the next case starts from free memory, the failed allocation's error
+  // is cleared (it is not sticky, but cudaGetLastError would still report it to the next check),
+  // and the reason is returned: the rule, the memory the GPU had and CUDA's words. Any other
+  // CUDA error: nullopt (the caller rethrows it).
+  std::optional<std::string> recover_from_running_out_of_memory(const CudaError& e);
   // Waits until the GPU has drained, then idles it for cool_down_ms, so a power-hungry case starts
   // on the same power budget as its reference, whatever ran before it. On the H100 a tensor-core
   // GEMM benched right after another case reads up to 12% slower (the SW power cap: the budget the

@@ -556,7 +556,9 @@ class KitFamily {
     bench::Result r = cli::throughput_result(c, Kind<S>::describe(shape), t, 0, metric, bench::Roof::none, 0);
     r.value = element_rate(shape, t.median_ms);
     const std::string how = "the " + spec_.ceiling_variant + " variant at " + Kind<S>::describe(shape);
-    const std::string name = spec_.name + "." + spec_.ceiling_variant;
+    // One ceiling per size, as matmul's and reduction's are: "riemann.warp_optimised",
+    // "<family>.<variant>_n64k".
+    const std::string name = spec_.name + "." + spec_.ceiling_variant + (c.sweep.empty() ? "" : "_" + c.sweep);
     const bool reference = c.variant == spec_.ceiling_variant;
     if (reference) std::tie(r.ceiling, r.ceiling_value) = std::pair(name, r.value);  // read against itself
     cli::BenchCase ceiling_case = c;

@@ -164,8 +164,9 @@ bench::Result reduction_bench_measure(const BenchCase& c, Bench& ctx) {
   const std::string how = "cub::DeviceReduce::Sum over " + bench::size_text(n) + " " + c.dtype + "s, GB/s of bytes read";
   const bool reference = v.info.role == Role::reference;
   if (reference) std::tie(r.ceiling, r.ceiling_value) = ctx.copy_ceiling_of(c, static_cast<std::size_t>(w.bytes));
-  // The ceiling gets the bench's full repetitions even for a swept case: one noisy CUB median
-  // (5 runs) would misread every rung at that n.
+  // The reference case is measured with the bench's full repetitions even for a swept case (one
+  // noisy CUB median of 5 runs would misread every rung at that n); a swept CUB row of 5 runs,
+  // measured as a case first, is one of its readings too, and the fastest reading is kept.
   ctx.read_against_reference(r, {"reduction", reduction::variants().front().info.name, c.dtype, "", c.sweep, 0}, cub,
                              how, reduction_bench_measure);
   return r;

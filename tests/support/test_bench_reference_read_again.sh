@@ -1,19 +1,50 @@
 #!/usr/bin/env bash
 # `kernel-lab bench` reads every reference it measured once more before the gates and the report
 # (harness/core/reference_readings.hpp): one slow reading of a library would make every ratio
-# read against it too high. Here reduction.warp_shuffle is read against CUB: the log must say
-# CUB was read again and name its readings, and the report must give its case and two readings
-# or three. A bench that reads a reference once fails every check below.
+# read against it too high. On reduction, read against CUB:
+#  - reduction.warp_shuffle alone: the log names CUB's readings; the report gives CUB's case and
+#    two or three readings, the ceiling is the fastest of them, and the rung is read against it;
+#  - reduction.cub_sum alone (the reference measured as a case first): its own row becomes its
+#    fastest reading, the ceiling's value.
+# A bench that read a reference once would have one reading (or none) and fail the checks on
+# readings; one that kept the readings but did not read the results against the fastest would
+# fail the ceiling_value and row checks.
 # shellcheck source=tests/ci/lib.sh
 . "$KL_SOURCE_DIR/tests/ci/lib.sh"
 : "${KL_PROGRAM:?the kernel-lab to run}"
-json=$scratch/bench.json
+command -v python3 >/dev/null || { echo "python3 not found: it reads the bench's JSON" >&2; exit 1; }
 
-run_captured "$KL_PROGRAM" bench --family reduction --variant warp_shuffle --reps 3 --json "$json"
+# The report's facts about CUB's float ceiling and result KEY, as lines the checks below match.
+facts() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+cub = next(c for c in report["ceilings"] if c["name"] == "cub_sum.float")
+row = next(r for r in report["results"] if r["key"] == sys.argv[2])
+print("reference", cub["reference"])
+print("readings", len(cub["readings"]))
+print("ceiling is the fastest reading", cub["value"] == max(cub["readings"]))
+print("row read against it", row["ceiling"] == "cub_sum.float" and row["ceiling_value"] == cub["value"])
+print("row is the fastest reading", row["value"] == cub["value"])
+PY
+}
+
+run_captured "$KL_PROGRAM" bench --family reduction --variant warp_shuffle --reps 3 --json "$scratch/rung.json"
 printf '%s\n' "$out"
-check "the bench exits 0" equals "$status" 0
+check "the rung's bench exits 0" equals "$status" 0
 check "the log names CUB's readings" contains "$out" \
   '^reference cub_sum\.float read again: [0-9.]+ GB/s, the fastest of [0-9.]+(, [0-9.]+)? and [0-9.]+'
-check "the report gives CUB's case and its readings" contains "$(cat "$json")" \
-  '"name": "cub_sum\.float", .*"reference": "reduction\.cub_sum\.float", "readings": \[[0-9.e+]+, [0-9.e+]+(, [0-9.e+]+)?\]'
+rung=$(facts "$scratch/rung.json" reduction.warp_shuffle.float)
+printf '%s\n' "$rung"
+check "the report names CUB's case" contains "$rung" '^reference reduction\.cub_sum\.float$'
+check "with two readings or three" contains "$rung" '^readings [23]$'
+check "the ceiling is the fastest" contains "$rung" '^ceiling is the fastest reading True$'
+check "the rung is read against it" contains "$rung" '^row read against it True$'
+
+run_captured "$KL_PROGRAM" bench --family reduction --variant cub_sum --reps 3 --json "$scratch/cub.json"
+check "the reference's bench exits 0" equals "$status" 0
+cub=$(facts "$scratch/cub.json" reduction.cub_sum.float)
+printf '%s\n' "$cub"
+check "CUB measured as a case is read again" contains "$cub" '^readings [23]$'
+check "its row is its fastest reading" contains "$cub" '^row is the fastest reading True$'
 finish
