@@ -176,11 +176,11 @@ BenchCheck RunValidator::operator()() {
 }
 
 double Bench::ceiling(const std::string& name, const std::string& metric, const std::string& how,
-                      const std::function<double()>& measure) {
+                      const std::function<double()>& measure, const std::string& reference) {
   for (const bench::Ceiling& c : ceilings_)
     if (c.name == name) return c.value;
   const double value = measure();
-  offer_ceiling(name, metric, how, value);
+  offer_ceiling(name, metric, how, value, reference);
   return value;
 }
 
@@ -192,15 +192,14 @@ void Bench::read_against_reference(bench::Result& r, const BenchCase& reference,
     return;
   }
   r.ceiling = name;
-  for (const bench::Ceiling& c : ceilings_)
-    if (c.name == name) {
-      r.ceiling_value = c.value;
-      return;
-    }
-  const bench::Result ref = measure(reference, *this);  // offers the ceiling itself, as the reference
-  bench::check_against_roofline(ref, roofline_);
-  offer_ceiling(name, r.metric, how, ref.value, reference.key());
-  r.ceiling_value = ref.value;
+  r.ceiling_value = ceiling(
+      name, r.metric, how,
+      [&] {
+        const bench::Result ref = measure(reference, *this);
+        bench::check_against_roofline(ref, roofline_);
+        return ref.value;
+      },
+      reference.key());
 }
 
 void Bench::confirm_references(std::vector<bench::Result>& results) {
@@ -234,7 +233,7 @@ void Bench::confirm_references(std::vector<bench::Result>& results) {
 
 bool Bench::add_reference_reading(const bench::Result& again, std::vector<bench::Result>& results) {
   for (bench::Ceiling& c : ceilings_) {
-    if (c.reference != again.key() || !references_.contains(c.name)) continue;
+    if (c.reference != again.key()) continue;
     bench::add_reading(c, again.value);
     bench::reread_against(c, results, again);
     log_ << "reference " << c.name << " re-measured: " << bench::readings_text(c) << "\n";

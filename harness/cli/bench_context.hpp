@@ -142,9 +142,10 @@ class Bench {
                                  const std::function<void(cudaStream_t)>& work,
                                  const std::function<BenchCheck()>& check, OutputBytes output = {});
 
-  // A ceiling measured once per process: the first call runs `measure`, later calls reuse it.
+  // A ceiling measured once per process: the first call runs `measure`, later calls reuse it;
+  // `reference` as offer_ceiling's.
   double ceiling(const std::string& name, const std::string& metric, const std::string& how,
-                 const std::function<double()>& measure);
+                 const std::function<double()>& measure, const std::string& reference = "");
   // Records a ceiling a case has just measured (cuBLAS SGEMM, CUB), unless already known;
   // `reference` is the key of the case measured for it ("" for one the bench measured itself).
   void offer_ceiling(const std::string& name, const std::string& metric, const std::string& how, double value,

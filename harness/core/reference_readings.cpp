@@ -24,7 +24,6 @@ bool needs_reading(const Ceiling& c) {
 }
 
 void add_reading(Ceiling& c, double value) {
-  if (c.readings.empty()) c.readings.push_back(c.value);  // a ceiling recorded before readings were kept
   c.readings.push_back(value);
   c.value = *std::max_element(c.readings.begin(), c.readings.end());
 }

@@ -26,8 +26,8 @@ inline constexpr int max_reference_readings = 3;
 // readings differ by more than unsteady_spread and it has fewer than max_reference_readings.
 bool needs_reading(const Ceiling& c);
 
-// Records `value` as another reading of `c`; c.value becomes the fastest (the highest: every
-// ceiling's metric is a rate).
+// Records `value` as another reading of `c` (whose readings start with its first: offer_ceiling
+// records it); c.value becomes the fastest (the highest: every ceiling's metric is a rate).
 void add_reading(Ceiling& c, double value);
 
 // Every result read against `c` takes its value as its ceiling_value. A result that is c's
