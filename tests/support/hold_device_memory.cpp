@@ -32,18 +32,22 @@ int usage(const char* why) {
   return 2;
 }
 
+// The GPU's free memory in bytes; 0 where it cannot be read.
+std::size_t free_bytes() {
+  std::size_t free = 0, total = 0;
+  return cudaMemGetInfo(&free, &total) == cudaSuccess ? free : 0;
+}
+
 // Allocates all but `keep_free` of the free memory; returns the allocations (freed at exit).
 std::vector<void*> hold_all_but(std::size_t keep_free) {
-  std::vector<void*> held;
-  std::size_t free = 0, total = 0;
-  if (cudaMemGetInfo(&free, &total) == cudaSuccess && free > keep_free + chunk_bytes) {
+  const std::size_t free_at_start = free_bytes();
+  if (free_at_start > keep_free + chunk_bytes) {
     void* p = nullptr;
-    if (cudaMalloc(&p, (free - keep_free) / chunk_bytes * chunk_bytes) == cudaSuccess) return {p};
+    if (cudaMalloc(&p, (free_at_start - keep_free) / chunk_bytes * chunk_bytes) == cudaSuccess) return {p};
     (void)cudaGetLastError();
   }
-  for (;;) {
-    std::size_t free = 0, total = 0;
-    if (cudaMemGetInfo(&free, &total) != cudaSuccess || free < keep_free + chunk_bytes) break;
+  std::vector<void*> held;
+  while (free_bytes() >= keep_free + chunk_bytes) {
     void* p = nullptr;
     if (cudaMalloc(&p, chunk_bytes) != cudaSuccess) {
       (void)cudaGetLastError();
