@@ -462,13 +462,15 @@ class KitFamily {
     const std::vector<DeviceBuffer<Out>> in = upload(d);
     DeviceBuffer<Out> result(o.out.size());
     const Call<S, Out> c = call(shape, d.a, in, result.data());
-    // A host reference is timed briefly: no warm-up, at most 3 runs. An in-place kernel's output
-    // is restored before each run, outside the timed window.
+    // A host reference is timed briefly (no warm-up, at most 3 runs) and with the host's time in
+    // the window, which is its work. An in-place kernel's output is restored before each run,
+    // outside the timed window.
     const bool host = v.role == Role::reference;
     const auto restore = [&](cudaStream_t s) { start_output(result.data(), result.size(), in, s); };
     const TimingSummary t =
         time_device_work([&](cudaStream_t s) { launch(v, c, s); }, host ? 0 : 3, host ? std::min(reps, 3) : reps,
-                         nullptr, spec_.output_from_input >= 0 ? std::function<void(cudaStream_t)>(restore) : nullptr);
+                         nullptr, spec_.output_from_input >= 0 ? std::function<void(cudaStream_t)>(restore) : nullptr,
+                         host ? HostTime::included : HostTime::excluded);
     // The last timed run's output is checked as the first run's was (the same bytes pass as they
     // did, without computing the oracle again).
     const std::vector<Out> timed = result.download();

@@ -17,6 +17,9 @@ void print_timing(std::ostream& out, const TimingSummary& t, double bytes) {
   if (bytes > 0 && t.median_ms > 0)
     out << std::setprecision(1) << ", " << bytes / (t.median_ms * 1e6) << " GB/s (bytes read + written)";
   out << "\n";
+  if (t.unheld_runs > 0)
+    out << "note: " << t.unheld_runs << " of " << t.repetitions
+        << " runs took the host longer to queue than the GPU was held for; their times include the host's\n";
   out.unsetf(std::ios::floatfield);
 }
 

@@ -1,5 +1,8 @@
 #include "kl/timing.hpp"
 
+#include "kl/stream_hold.hpp"
+
+#include <optional>
 #include <utility>
 
 namespace kl {
@@ -37,21 +40,33 @@ TimingSummary summarize_timings(std::vector<double> ms) {
 }
 
 TimingSummary time_device_work(const std::function<void(cudaStream_t)>& work, int warmup, int reps,
-                               cudaStream_t stream, const std::function<void(cudaStream_t)>& prepare) {
+                               cudaStream_t stream, const std::function<void(cudaStream_t)>& prepare,
+                               HostTime host_time) {
   for (int i = 0; i < warmup; ++i) {
     if (prepare) prepare(stream);
     work(stream);
   }
   std::vector<double> ms;
+  int unheld = 0;
   EventPair events;
+  std::optional<StreamHold> hold;
+  if (host_time == HostTime::excluded) hold.emplace();
   for (int i = 0; i < reps; ++i) {
     if (prepare) prepare(stream);
+    if (hold) hold->hold(stream);
     events.start(stream);
     work(stream);
     events.stop(stream);
+    if (hold) hold->release();
     ms.push_back(events.elapsed_ms());
+    // A hold that gave way once (work that waits for the GPU, launches made blocking by
+    // CUDA_LAUNCH_BLOCKING=1) would only cost its budget again: the rest are timed as queued.
+    if (hold && hold->gave_way()) hold.reset();
+    if (!hold && host_time == HostTime::excluded) ++unheld;
   }
-  return summarize_timings(std::move(ms));
+  TimingSummary t = summarize_timings(std::move(ms));
+  t.unheld_runs = unheld;
+  return t;
 }
 
 }  // namespace kl

@@ -2,14 +2,17 @@
 #include "kl/device_compare.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/guarded_buffer.hpp"
+#include "kl/timing.hpp"
 #include "kl/watchdog.hpp"
 #include "scoped_env.hpp"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 TEST(DeviceBuffer, RoundTripsAndMoves) {
@@ -96,6 +99,38 @@ TEST(Watchdog, StaysQuietWhenTheWaitIsReleased) {
   const kl::WatchdogSelfTest r = kl::watchdog_selftest(/*release_flag=*/true, /*budget_ms=*/2000);
   EXPECT_FALSE(r.tripped);
   EXPECT_LT(r.elapsed_ms, 1000.0);
+}
+
+// `kernel-lab run` times a library call whose host-side set-up comes before its kernel. The GPU is
+// held until the host has queued the work, so a host that takes 20 ms to get there adds nothing to
+// the timing; timed with the host's time in the window (the timing as it was before the hold), the
+// same work reads the 20 ms.
+TEST(Timing, TheHostsTimeToQueueTheWorkIsNotTimed) {
+  kl::DeviceBuffer<int> word(1);
+  const auto slow_to_queue = [&](cudaStream_t s) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    KL_CUDA_CHECK(cudaMemsetAsync(word.data(), 0, sizeof(int), s));
+  };
+  const kl::TimingSummary held = kl::time_device_work(slow_to_queue, 1, 3);
+  EXPECT_EQ(held.unheld_runs, 0);
+  EXPECT_LT(held.max_ms, 10.0);
+  const kl::TimingSummary unheld = kl::time_device_work(slow_to_queue, 1, 3, nullptr, {}, kl::HostTime::included);
+  EXPECT_EQ(unheld.unheld_runs, 0);
+  EXPECT_GE(unheld.min_ms, 19.0);
+}
+
+// Work that waits for the GPU itself cannot be queued behind a held GPU: the hold gives way at its
+// budget instead of deadlocking, the runs after it are not held, and the timing counts both.
+TEST(Timing, AHoldGivesWayToWorkThatWaitsForTheGpu) {
+  kl::DeviceBuffer<int> word(1);
+  const kl::TimingSummary t = kl::time_device_work(
+      [&](cudaStream_t s) {
+        KL_CUDA_CHECK(cudaMemsetAsync(word.data(), 0, sizeof(int), s));
+        KL_CUDA_CHECK(cudaStreamSynchronize(s));
+      },
+      0, 3);
+  EXPECT_EQ(t.repetitions, 3);
+  EXPECT_EQ(t.unheld_runs, 3);
 }
 
 TEST(DeviceFacts, DescribeARealGpu) {

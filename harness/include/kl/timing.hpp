@@ -30,7 +30,15 @@ struct TimingSummary {
   double max_ms = 0;
   int repetitions = 0;
   std::vector<double> runs_ms;  // every run, in the order they ran
+  int unheld_runs = 0;          // device runs timed as queued: the hold had given way (below)
 };
+
+// Whether the host's time to queue the work is timed. `excluded` (device work): the GPU is held
+// until the host has queued the start event, the work and the stop event (kl/stream_hold.hpp), so
+// the window holds the device's time alone, as a caller whose stream is busy sees it. `included`:
+// work that runs on the host or waits for the GPU itself, which a held GPU would keep waiting
+// until the hold gave way. Once a hold gives way, the remaining runs are timed without one.
+enum class HostTime { excluded, included };
 
 // Median, min, max and count of per-run times in ms (zeros for none), and the runs themselves.
 TimingSummary summarize_timings(std::vector<double> ms);
@@ -39,6 +47,7 @@ TimingSummary summarize_timings(std::vector<double> ms);
 // `prepare`, if given, runs before every run, outside the timed window (an in-place kernel's
 // input restored).
 TimingSummary time_device_work(const std::function<void(cudaStream_t)>& work, int warmup, int reps,
-                               cudaStream_t stream = nullptr, const std::function<void(cudaStream_t)>& prepare = {});
+                               cudaStream_t stream = nullptr, const std::function<void(cudaStream_t)>& prepare = {},
+                               HostTime host_time = HostTime::excluded);
 
 }  // namespace kl
