@@ -214,12 +214,41 @@ std::string describe_measured(const Gate& g, const std::vector<Result>& results,
   return "measured " + sig3(measured) + "x";
 }
 
+// Measures the gate's results again while it fails, up to `max_remeasures` in all over the
+// evaluation, and writes the verdict and its message. `o.measured` holds the current reading.
+void decide(GateOutcome& o, std::vector<Result>& results, const Remeasure& remeasure, int max_remeasures) {
+  const Gate& g = o.gate;
+  while (!(o.measured >= g.threshold) && o.remeasures < max_remeasures) {
+    ++o.remeasures;
+    for (const std::string& k : g.keys()) remeasure(k);
+    o.measured = measure(g, results);
+  }
+  const bool holds = o.measured >= g.threshold;
+  o.status = !holds ? GateStatus::fail : o.remeasures == 0 ? GateStatus::pass : GateStatus::remeasured_pass;
+  const std::string where = " (line " + std::to_string(g.line) + ", [" + g.section + "])";
+  const std::string measured = describe_measured(g, results, o.measured);
+  const std::string threshold = "threshold " + plain(g.threshold);
+  const std::string first = sig3(o.first_measured);
+  if (o.status == GateStatus::pass) {
+    o.message = g.name() + ": " + measured + " >= " + threshold;
+    if (o.measured != o.first_measured) o.message += " (first " + first + ", before other gates' re-measurements)";
+  } else if (o.status == GateStatus::remeasured_pass) {
+    o.message = g.name() + ": " + measured + " >= " + threshold + " after " + std::to_string(o.remeasures) +
+                " re-measurement(s) (first " + first + ")";
+  } else {
+    o.message = "FAIL " + g.name() + where + ": " + measured + " < " + threshold + " (" + g.rule() + "), still after " +
+                std::to_string(o.remeasures) + " re-measurement(s)";
+    if (o.first_measured >= g.threshold) o.message += "; it had read " + first + " before other gates' re-measurements";
+  }
+}
+
 }  // namespace
 
 GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result>& results,
                               const std::set<std::string>& complete_families, const Remeasure& remeasure,
                               int max_remeasures, const std::set<std::string>& unmeasured) {
   GateEvaluation ev;
+  std::vector<std::size_t> measured;  // outcomes decided on their results (not missing, not mismatched)
   for (const Gate& g : gates) {
     GateOutcome o;
     o.gate = g;
@@ -248,27 +277,26 @@ GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result
       ev.outcomes.push_back(o);
       continue;
     }
-    const double first = measure(g, results);
-    o.measured = first;
-    while (!(o.measured >= g.threshold) && o.remeasures < max_remeasures) {
-      ++o.remeasures;
-      for (const std::string& k : g.keys()) remeasure(k);
-      o.measured = measure(g, results);
-    }
-    const bool holds = o.measured >= g.threshold;
-    o.status = !holds ? GateStatus::fail : o.remeasures == 0 ? GateStatus::pass : GateStatus::remeasured_pass;
-    const std::string measured = describe_measured(g, results, o.measured);
-    const std::string threshold = "threshold " + plain(g.threshold);
-    if (o.status == GateStatus::pass) {
-      o.message = g.name() + ": " + measured + " >= " + threshold;
-    } else if (o.status == GateStatus::remeasured_pass) {
-      o.message = g.name() + ": " + measured + " >= " + threshold + " after " + std::to_string(o.remeasures) +
-                  " re-measurement(s) (first " + sig3(first) + ")";
-    } else {
-      o.message = "FAIL " + g.name() + where + ": " + measured + " < " + threshold + " (" + g.rule() + "), still after " +
-                  std::to_string(o.remeasures) + " re-measurement(s)";
-    }
+    o.first_measured = o.measured = measure(g, results);
+    decide(o, results, remeasure, max_remeasures);
+    measured.push_back(ev.outcomes.size());
     ev.outcomes.push_back(o);
+  }
+  // A re-measurement made for one gate can move the results an earlier gate was decided on: a
+  // library's faster reading raises the ceiling every ratio to it is read against, and a row measured
+  // again replaces the one before. Every verdict stands on the results as they are at the end, so
+  // gates whose reading moved are decided again. This ends: results move only by re-measurements,
+  // and each gate has a bounded number of them.
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const std::size_t i : measured) {
+      GateOutcome& o = ev.outcomes[i];
+      const double now = measure(o.gate, results);
+      if (now == o.measured || (std::isnan(now) && std::isnan(o.measured))) continue;
+      moved = true;
+      o.measured = now;
+      decide(o, results, remeasure, max_remeasures);
+    }
   }
   return ev;
 }

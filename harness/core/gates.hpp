@@ -73,6 +73,7 @@ struct GateOutcome {
   Gate gate;
   GateStatus status = GateStatus::fail;
   double measured = 0;  // min_ratio: the ratio to the ceiling; order: value(a) / value(b)
+  double first_measured = 0;  // the same before any re-measurement (its own or another gate's)
   int remeasures = 0;   // how many times its results were measured again
   std::string message;  // names the gate, the measured ratio and the threshold
 };
@@ -95,7 +96,8 @@ using Remeasure = std::function<void(const std::string& key)>;
 // fails: a typo in the gates file must not silently gate nothing. A gate naming a key in
 // `unmeasured` (cases the run selected but could not measure on this GPU, each listed in the
 // report's exclusions with its reason: a swept size larger than the GPU's memory) is not
-// applicable instead.
+// applicable instead. Every verdict is on the results as they stand at the end: a gate decided
+// before another gate's re-measurement moved its reading is decided again.
 GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result>& results,
                               const std::set<std::string>& complete_families, const Remeasure& remeasure,
                               int max_remeasures = default_max_remeasures,
