@@ -184,12 +184,12 @@ double Bench::ceiling(const std::string& name, const std::string& metric, const 
   return value;
 }
 
-void Bench::read_against_reference(bench::Result& r, const BenchCase& reference, const std::string& name,
+bool Bench::read_against_reference(bench::Result& r, const BenchCase& reference, const std::string& name,
                                    const std::string& how, const MeasureCase& measure) {
   references_.emplace(name, ReferenceCase{reference, measure});
   if (r.key() == reference.key()) {
     offer_ceiling(name, r.metric, how, r.value, r.key());
-    return;
+    return true;
   }
   r.ceiling = name;
   r.ceiling_value = ceiling(
@@ -200,6 +200,7 @@ void Bench::read_against_reference(bench::Result& r, const BenchCase& reference,
         return ref.value;
       },
       reference.key());
+  return false;
 }
 
 void Bench::confirm_references(std::vector<bench::Result>& results) {

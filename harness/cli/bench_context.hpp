@@ -154,12 +154,13 @@ class Bench {
   using MeasureCase = std::function<bench::Result(const BenchCase&, Bench&)>;
   // Reads `r` against the family's reference case measured in this process (CUB, cuBLAS, the
   // family's fastest rung), the ceiling `name`: `reference` is that case, and `measure` measures
-  // it. When r is the reference (the same key) it offers its own value (r keeps the ceiling the
-  // caller gave it: the roof, a copy, itself); any other case gets the reference's value,
-  // measured once through `measure` and checked against the roofline (a ceiling must be physical
-  // too). The reference is kept for confirm_references.
-  void read_against_reference(bench::Result& r, const BenchCase& reference, const std::string& name,
-                              const std::string& how, const MeasureCase& measure);
+  // it. When r is the reference (the same key) it offers its own value and returns true: r's own
+  // ceiling is then the caller's to give (the roof, a copy, itself), and this is the one test of
+  // "this row is the reference". Any other case gets the reference's value, measured once through
+  // `measure` and checked against the roofline (a ceiling must be physical too), and false. The
+  // reference is kept for confirm_references.
+  [[nodiscard]] bool read_against_reference(bench::Result& r, const BenchCase& reference, const std::string& name,
+                                            const std::string& how, const MeasureCase& measure);
   // Reads every reference recorded so far and not yet confirmed once more, and again while its
   // readings disagree (reference_readings.hpp); its ceiling becomes the fastest reading, and
   // `results` are read against that (a reference's own result becomes its fastest reading). The

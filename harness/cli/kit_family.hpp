@@ -561,12 +561,11 @@ class KitFamily {
     // One ceiling per size, as matmul's and reduction's are: "riemann.warp_optimised",
     // "<family>.<variant>_n64k".
     const std::string name = spec_.name + "." + spec_.ceiling_variant + (c.sweep.empty() ? "" : "_" + c.sweep);
-    const bool reference = c.variant == spec_.ceiling_variant;
-    if (reference) std::tie(r.ceiling, r.ceiling_value) = std::pair(name, r.value);  // read against itself
     cli::BenchCase ceiling_case = c;
     ceiling_case.variant = spec_.ceiling_variant;
-    ctx.read_against_reference(r, ceiling_case, name, how,
-                               [this](const cli::BenchCase& rc, cli::Bench& b) { return measure(rc, b); });
+    if (ctx.read_against_reference(r, ceiling_case, name, how,
+                                   [this](const cli::BenchCase& rc, cli::Bench& b) { return measure(rc, b); }))
+      std::tie(r.ceiling, r.ceiling_value) = std::pair(name, r.value);  // read against itself
     return r;
   }
 

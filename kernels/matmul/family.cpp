@@ -164,8 +164,9 @@ bench::Result matmul_bench_measure(const BenchCase& c, Bench& ctx) {
   const std::string how = (tensor ? "cuBLAS GemmEx " + shape_text(shape, "FP16 in, FP32 out")
                                   : "cuBLAS SGEMM " + shape_text(shape, "FP32 (no TF32)")) +
                           ", median of the bench's timing";
-  if (v.info.name == library) use_roof_as_ceiling(r, ctx.roofline());
-  ctx.read_against_reference(r, {"matmul", library, "", "", c.sweep, c.max_reps}, ceiling, how, matmul_bench_measure);
+  if (ctx.read_against_reference(r, {"matmul", library, "", "", c.sweep, c.max_reps}, ceiling, how,
+                                 matmul_bench_measure))
+    use_roof_as_ceiling(r, ctx.roofline());
   return r;
 }
 
