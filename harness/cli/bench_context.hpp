@@ -155,8 +155,8 @@ class Bench {
   // Reads `r` against the family's reference case measured in this process (CUB, cuBLAS, the
   // family's fastest rung), the ceiling `name`: `reference` is that case, and `measure` measures
   // it. When r is the reference (the same key) it offers its own value and returns true: r's own
-  // ceiling is then the caller's to give (the roof, a copy, itself), and this is the one test of
-  // "this row is the reference". Any other case gets the reference's value, measured once through
+  // ceiling is then the caller's to give (the roof, a copy, itself); families ask this rather than
+  // decide "this row is the reference" for themselves. Any other case gets the reference's value, measured once through
   // `measure` and checked against the roofline (a ceiling must be physical too), and false. The
   // reference is kept for confirm_references.
   [[nodiscard]] bool read_against_reference(bench::Result& r, const BenchCase& reference, const std::string& name,

@@ -19,7 +19,8 @@ void print_timing(std::ostream& out, const TimingSummary& t, double bytes) {
   out << "\n";
   if (t.unheld_runs > 0)
     out << "note: " << t.unheld_runs << " of " << t.repetitions
-        << " runs took the host longer to queue than the GPU was held for; their times include the host's\n";
+        << " runs were timed without holding the GPU (the host took longer than the hold's budget to queue one); "
+           "their times include the host's\n";
   out.unsetf(std::ios::floatfield);
 }
 

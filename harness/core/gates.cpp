@@ -264,14 +264,14 @@ GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result
         ev.not_applicable.push_back(g.name());
         continue;
       }
-      o.measured = NAN;
+      o.measured = o.first_measured = NAN;
       o.message = "FAIL " + g.name() + where + ": names " + *expected +
                   ", which the bench did not produce (a typo, or a variant that no longer exists)";
       ev.outcomes.push_back(o);
       continue;
     }
     if (g.kind == GateKind::order && find_result(results, g.a)->metric != find_result(results, g.b)->metric) {
-      o.measured = NAN;
+      o.measured = o.first_measured = NAN;
       o.message = "FAIL " + g.name() + where + ": compares " + find_result(results, g.a)->metric + " with " +
                   find_result(results, g.b)->metric;
       ev.outcomes.push_back(o);

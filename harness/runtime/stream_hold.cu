@@ -21,9 +21,15 @@ StreamHold::StreamHold(double budget_ms) : watchdog_(budget_ms) {
   *released_ = 1;
 }
 
-StreamHold::~StreamHold() { cudaFreeHost(released_); }
+StreamHold::~StreamHold() {
+  // Work that threw between hold() and release() left the kernel waiting on the flag.
+  release();
+  cudaStreamSynchronize(held_);
+  cudaFreeHost(released_);
+}
 
 void StreamHold::hold(cudaStream_t stream) {
+  held_ = stream;
   watchdog_.rearm(stream);  // synchronises the stream: the previous hold has ended
   std::atomic_ref<int>(*released_).store(0, std::memory_order_release);
   int* device_flag = nullptr;

@@ -6,7 +6,8 @@
 // host memory; the host queues the start event, the work and the stop event behind it and only
 // then releases the flag, so the GPU runs the three back to back. The wait gives way after a
 // budget (the device watchdog) whatever the host does, so a host that cannot finish queuing
-// behind a held stream is not deadlocked: that run is timed as if there were no hold.
+// behind a held stream is not deadlocked; the start event then fires part-way through the host's
+// queuing, so the caller must not trust that run's time (time_device_work times it again unheld).
 #pragma once
 
 #include "kl/watchdog.hpp"
@@ -18,7 +19,7 @@ namespace kl {
 class StreamHold {
  public:
   explicit StreamHold(double budget_ms = 200);
-  ~StreamHold();
+  ~StreamHold();  // releases a hold still in place and waits for its kernel before freeing the flag
   StreamHold(const StreamHold&) = delete;
   StreamHold& operator=(const StreamHold&) = delete;
 
@@ -28,6 +29,7 @@ class StreamHold {
 
  private:
   int* released_ = nullptr;  // pinned, mapped host memory
+  cudaStream_t held_ = nullptr;  // the stream of the last hold
   Watchdog watchdog_;
 };
 

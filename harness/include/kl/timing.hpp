@@ -30,14 +30,15 @@ struct TimingSummary {
   double max_ms = 0;
   int repetitions = 0;
   std::vector<double> runs_ms;  // every run, in the order they ran
-  int unheld_runs = 0;          // device runs timed as queued: the hold had given way (below)
+  int unheld_runs = 0;          // device runs timed without the hold, once it had given way (below)
 };
 
 // Whether the host's time to queue the work is timed. `excluded` (device work): the GPU is held
 // until the host has queued the start event, the work and the stop event (kl/stream_hold.hpp), so
 // the window holds the device's time alone, as a caller whose stream is busy sees it. `included`:
 // work that runs on the host or waits for the GPU itself, which a held GPU would keep waiting
-// until the hold gave way. Once a hold gives way, the remaining runs are timed without one.
+// until the hold gave way. Once a hold gives way, that run and the rest are timed without one,
+// with the host's time in the window.
 enum class HostTime { excluded, included };
 
 // Median, min, max and count of per-run times in ms (zeros for none), and the runs themselves.
