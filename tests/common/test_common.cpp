@@ -104,7 +104,8 @@ TEST(Watchdog, StaysQuietWhenTheWaitIsReleased) {
 // `kernel-lab run` times a library call whose host-side set-up comes before its kernel. The GPU is
 // held until the host has queued the work, so a host that takes 50 ms to get there adds nothing to
 // the timing; timed with the host's time in the window (the timing as it was before the hold), the
-// same work reads the 50 ms. (The margins leave room for other test processes on the GPU.)
+// same work reads the 50 ms. (The margins leave room for other test processes on the GPU, and for
+// a sanitizer, under which the unheld start event fires several ms late: 43-47 ms were read.)
 TEST(Timing, TheHostsTimeToQueueTheWorkIsNotTimed) {
   kl::DeviceBuffer<int> word(1);
   const auto slow_to_queue = [&](cudaStream_t s) {
@@ -113,15 +114,16 @@ TEST(Timing, TheHostsTimeToQueueTheWorkIsNotTimed) {
   };
   const kl::TimingSummary held = kl::time_device_work(slow_to_queue, 1, 3);
   EXPECT_EQ(held.unheld_runs, 0);
-  EXPECT_LT(held.max_ms, 25.0);
+  EXPECT_LT(held.max_ms, 20.0);
   const kl::TimingSummary unheld = kl::time_device_work(slow_to_queue, 1, 3, nullptr, {}, kl::HostTime::included);
   EXPECT_EQ(unheld.unheld_runs, 0);
-  EXPECT_GE(unheld.min_ms, 49.0);
+  EXPECT_GE(unheld.min_ms, 30.0);
 }
 
 // A host slower to queue than the hold's 200 ms budget: the start event fires when the hold gives
 // way, part-way through, so that reading would be short by the budget (about 100 ms here). The run
-// is timed again without the hold, and reads the host's whole 300 ms.
+// is timed again without the hold, and reads the host's 300 ms (less the few ms a sanitizer may
+// start the clock late).
 TEST(Timing, ARunTheHoldGaveWayOnIsTimedAgainWithTheHostsTime) {
   kl::DeviceBuffer<int> word(1);
   const kl::TimingSummary t = kl::time_device_work(
@@ -132,7 +134,7 @@ TEST(Timing, ARunTheHoldGaveWayOnIsTimedAgainWithTheHostsTime) {
       0, 1);
   EXPECT_EQ(t.repetitions, 1);
   EXPECT_EQ(t.unheld_runs, 1);
-  EXPECT_GE(t.min_ms, 295.0);
+  EXPECT_GE(t.min_ms, 250.0);
 }
 
 // Work that waits for the GPU itself cannot be queued behind a held GPU: the hold gives way at its
