@@ -470,7 +470,7 @@ class KitFamily {
     const TimingSummary t =
         time_device_work([&](cudaStream_t s) { launch(v, c, s); }, host ? 0 : 3, host ? std::min(reps, 3) : reps,
                          nullptr, spec_.output_from_input >= 0 ? std::function<void(cudaStream_t)>(restore) : nullptr,
-                         host ? HostTime::included : HostTime::excluded);
+                         cli::host_time_of(v.role));
     // The last timed run's output is checked as the first run's was (the same bytes pass as they
     // did, without computing the oracle again).
     const std::vector<Out> timed = result.download();

@@ -41,6 +41,8 @@ FlagSpec reps_flag_spec() { return {"reps", "R", "timed repetitions (default 20)
 int reps_flag(const ParsedArgs& a) { return static_cast<int>(a.integer("reps", 20, 1, 10000)); }
 std::uint64_t seed_flag(const ParsedArgs& a) { return static_cast<std::uint64_t>(a.integer("seed", 1, 0, wide_range)); }
 
+HostTime host_time_of(Role role) { return role == Role::reference ? HostTime::included : HostTime::excluded; }
+
 void require_supported(const VariantInfo& info, const std::string& rule) {
   if (!rule.empty()) throw std::invalid_argument(info.id() + ": " + rule);
 }

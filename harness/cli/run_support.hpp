@@ -28,6 +28,10 @@ FlagSpec reps_flag_spec();
 // read plus written (median of `reps` after warm-up), measured in the calling process.
 double d2d_copy_gbps(std::size_t bytes, int reps);
 std::uint64_t seed_flag(const ParsedArgs& a);
+// How `run` times a variant of a family whose reference is its CPU oracle (the kit families,
+// quicksort, imatmul): the oracle's time is the host's, so it is timed with the host's time in the
+// window; every other variant is held until queued (kl/timing.hpp).
+HostTime host_time_of(Role role);
 // Throws std::invalid_argument "<id>: <rule>" when the variant does not support the shape.
 void require_supported(const VariantInfo& info, const std::string& rule);
 

@@ -214,6 +214,9 @@ std::string describe_measured(const Gate& g, const std::vector<Result>& results,
   return "measured " + sig3(measured) + "x";
 }
 
+// " (line 12, [sm_90])": where a failing gate is in its file.
+std::string location(const Gate& g) { return " (line " + std::to_string(g.line) + ", [" + g.section + "])"; }
+
 // Measures the gate's results again while it fails, up to `max_remeasures` in all over the
 // evaluation, and writes the verdict and its message. `o.measured` holds the current reading.
 void decide(GateOutcome& o, std::vector<Result>& results, const Remeasure& remeasure, int max_remeasures) {
@@ -225,7 +228,7 @@ void decide(GateOutcome& o, std::vector<Result>& results, const Remeasure& remea
   }
   const bool holds = o.measured >= g.threshold;
   o.status = !holds ? GateStatus::fail : o.remeasures == 0 ? GateStatus::pass : GateStatus::remeasured_pass;
-  const std::string where = " (line " + std::to_string(g.line) + ", [" + g.section + "])";
+  const std::string where = location(g);
   const std::string measured = describe_measured(g, results, o.measured);
   const std::string threshold = "threshold " + plain(g.threshold);
   const std::string first = sig3(o.first_measured);
@@ -248,11 +251,11 @@ GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result
                               const std::set<std::string>& complete_families, const Remeasure& remeasure,
                               int max_remeasures, const std::set<std::string>& unmeasured) {
   GateEvaluation ev;
-  std::vector<std::size_t> measured;  // outcomes decided on their results (not missing, not mismatched)
+  std::vector<std::size_t> decided;  // outcomes decided on their results (not missing, not mismatched)
   for (const Gate& g : gates) {
     GateOutcome o;
     o.gate = g;
-    const std::string where = " (line " + std::to_string(g.line) + ", [" + g.section + "])";
+    const std::string where = location(g);
     std::vector<std::string> missing;
     for (const std::string& k : g.keys())
       if (!find_result(results, k)) missing.push_back(k);
@@ -279,7 +282,7 @@ GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result
     }
     o.first_measured = o.measured = measure(g, results);
     decide(o, results, remeasure, max_remeasures);
-    measured.push_back(ev.outcomes.size());
+    decided.push_back(ev.outcomes.size());
     ev.outcomes.push_back(o);
   }
   // A re-measurement made for one gate can move the results an earlier gate was decided on: a
@@ -289,7 +292,7 @@ GateEvaluation evaluate_gates(const std::vector<Gate>& gates, std::vector<Result
   // and each gate has a bounded number of them.
   for (bool moved = true; moved;) {
     moved = false;
-    for (const std::size_t i : measured) {
+    for (const std::size_t i : decided) {
       GateOutcome& o = ev.outcomes[i];
       const double now = measure(o.gate, results);
       if (now == o.measured || (std::isnan(now) && std::isnan(o.measured))) continue;

@@ -19,6 +19,7 @@ __global__ void wait_for_release(const int* released, WatchdogView watchdog) {
 StreamHold::StreamHold(double budget_ms) : watchdog_(budget_ms) {
   KL_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&released_), sizeof(int), cudaHostAllocMapped));
   *released_ = 1;
+  KL_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&released_on_device_), released_, 0));
 }
 
 StreamHold::~StreamHold() {
@@ -32,9 +33,7 @@ void StreamHold::hold(cudaStream_t stream) {
   held_ = stream;
   watchdog_.rearm(stream);  // synchronises the stream: the previous hold has ended
   std::atomic_ref<int>(*released_).store(0, std::memory_order_release);
-  int* device_flag = nullptr;
-  KL_CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag), released_, 0));
-  wait_for_release<<<1, 1, 0, stream>>>(device_flag, watchdog_.view());
+  wait_for_release<<<1, 1, 0, stream>>>(released_on_device_, watchdog_.view());
   KL_CUDA_CHECK(cudaGetLastError());
 }
 

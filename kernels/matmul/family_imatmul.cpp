@@ -42,10 +42,8 @@ int run_imatmul(const VariantInfo& info, const ParsedArgs& a, std::ostream& out)
   if (!r.ok()) return 1;
   DeviceBuffer<std::int32_t> x{std::span<const std::int32_t>(in.a)}, y{std::span<const std::int32_t>(in.b)};
   DeviceBuffer<std::int32_t> z(in.a.size());
-  // The reference is the triple loop on the host: its time is the host's.
   const TimingSummary t = time_device_work([&](cudaStream_t s) { v.launch({x.data(), y.data(), z.data(), shape}, s); },
-                                           3, reps, nullptr, {},
-                                           info.role == Role::reference ? HostTime::included : HostTime::excluded);
+                                           3, reps, nullptr, {}, host_time_of(info.role));
   print_timing(out, t, 0);
   out << std::fixed << std::setprecision(2) << "throughput: " << work_of(shape).ops / (t.median_ms * 1e9)
       << " TOPS (int32)\n";

@@ -23,8 +23,7 @@ int run_quicksort(const VariantInfo& info, const ParsedArgs& a, std::ostream& ou
   const CaseResult r = quicksort::run_case(v, in);
   print_check(out, r);
   if (!r.ok()) return 1;
-  // Each repetition sorts a fresh copy of the input (sorted input is quicksort's worst case). The
-  // reference is std::sort on the host: its time is the host's.
+  // Each repetition sorts a fresh copy of the input (sorted input is quicksort's worst case).
   DeviceBuffer<int> source{std::span<const int>(in)}, data(in.size());
   const TimingSummary t = time_device_work(
       [&](cudaStream_t s) {
@@ -32,7 +31,7 @@ int run_quicksort(const VariantInfo& info, const ParsedArgs& a, std::ostream& ou
           KL_CUDA_CHECK(cudaMemcpyAsync(data.data(), source.data(), source.bytes(), cudaMemcpyDeviceToDevice, s));
         v.launch({data.data(), shape}, s);
       },
-      3, reps, nullptr, {}, info.role == Role::reference ? HostTime::included : HostTime::excluded);
+      3, reps, nullptr, {}, host_time_of(info.role));
   print_timing(out, t, 0.0);
   return 0;
 }

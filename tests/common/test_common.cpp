@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -101,6 +102,16 @@ TEST(Watchdog, StaysQuietWhenTheWaitIsReleased) {
   EXPECT_LT(r.elapsed_ms, 1000.0);
 }
 
+// Work whose host takes `host_ms` before it queues a 4-byte memset into `word`.
+namespace {
+std::function<void(cudaStream_t)> memset_after_host_work(kl::DeviceBuffer<int>& word, int host_ms) {
+  return [&word, host_ms](cudaStream_t s) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(host_ms));
+    KL_CUDA_CHECK(cudaMemsetAsync(word.data(), 0, sizeof(int), s));
+  };
+}
+}  // namespace
+
 // `kernel-lab run` times a library call whose host-side set-up comes before its kernel. The GPU is
 // held until the host has queued the work, so a host that takes 50 ms to get there adds nothing to
 // the timing; timed with the host's time in the window (the timing as it was before the hold), the
@@ -108,10 +119,7 @@ TEST(Watchdog, StaysQuietWhenTheWaitIsReleased) {
 // a sanitizer, under which the unheld start event fires several ms late: 43-47 ms were read.)
 TEST(Timing, TheHostsTimeToQueueTheWorkIsNotTimed) {
   kl::DeviceBuffer<int> word(1);
-  const auto slow_to_queue = [&](cudaStream_t s) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    KL_CUDA_CHECK(cudaMemsetAsync(word.data(), 0, sizeof(int), s));
-  };
+  const auto slow_to_queue = memset_after_host_work(word, 50);
   const kl::TimingSummary held = kl::time_device_work(slow_to_queue, 1, 3);
   EXPECT_EQ(held.unheld_runs, 0);
   EXPECT_LT(held.max_ms, 20.0);
@@ -126,12 +134,7 @@ TEST(Timing, TheHostsTimeToQueueTheWorkIsNotTimed) {
 // start the clock late).
 TEST(Timing, ARunTheHoldGaveWayOnIsTimedAgainWithTheHostsTime) {
   kl::DeviceBuffer<int> word(1);
-  const kl::TimingSummary t = kl::time_device_work(
-      [&](cudaStream_t s) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        KL_CUDA_CHECK(cudaMemsetAsync(word.data(), 0, sizeof(int), s));
-      },
-      0, 1);
+  const kl::TimingSummary t = kl::time_device_work(memset_after_host_work(word, 300), 0, 1);
   EXPECT_EQ(t.repetitions, 1);
   EXPECT_EQ(t.unheld_runs, 1);
   EXPECT_GE(t.min_ms, 250.0);

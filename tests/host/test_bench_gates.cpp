@@ -232,6 +232,21 @@ TEST(BenchGatesEvaluate, OrderGateRemeasuresBothSides) {
   EXPECT_NE(ev.outcomes[0].message.find("measured 1.60x >= threshold 1.5"), std::string::npos) << ev.outcomes[0].message;
 }
 
+// The two gates below: the library's case, re-measured, reads 100 instead of 70, and the fastest
+// reading raises its ceiling (and the rung's, 100 -> 112); a re-measured rung reads the same.
+namespace {
+kl::bench::Remeasure library_reads_faster_again(std::vector<Result>& results, std::vector<std::string>& calls) {
+  return [&results, &calls](const std::string& key) {
+    calls.push_back(key);
+    if (key != "f.library") return;
+    for (Result& r : results) {
+      if (r.key() == "f.library") r.value = 100;
+      r.ceiling_value = r.key() == "f.library" ? 120 : 112;
+    }
+  };
+}
+}  // namespace
+
 // A re-measurement for a later gate can move the reading an earlier gate passed on: here the
 // library's case, gated against the roof, reads faster when measured again, and every ratio to it
 // falls. The rung's gate had passed at 0.95 and is decided again at 0.85: it fails. Decided once,
@@ -243,15 +258,8 @@ TEST(BenchGatesEvaluate, AGateIsDecidedAgainWhenAnotherGatesRemeasureMovesItsRea
       "min_ratio f.library >= 0.8\n");
   std::vector<Result> results = {result("f", "rung", 95, 100), result("f", "library", 70, 100)};
   std::vector<std::string> calls;
-  const auto remeasure = [&](const std::string& key) {
-    calls.push_back(key);
-    if (key != "f.library") return;  // the rung reads the same again
-    for (Result& r : results) {
-      if (r.key() == "f.library") r.value = 100;
-      r.ceiling_value = r.key() == "f.library" ? 120 : 112;  // the library's reading raised the rung's ceiling
-    }
-  };
-  const auto ev = kl::bench::evaluate_gates(file.gates, results, {"f"}, remeasure, 2);
+  const auto ev =
+      kl::bench::evaluate_gates(file.gates, results, {"f"}, library_reads_faster_again(results, calls), 2);
   ASSERT_EQ(ev.outcomes.size(), 2u);
   EXPECT_EQ(ev.outcomes[1].status, GateStatus::remeasured_pass);
   EXPECT_EQ(ev.outcomes[0].status, GateStatus::fail);
@@ -271,14 +279,9 @@ TEST(BenchGatesEvaluate, AGateWhoseReadingMovedButHoldsPassesOnTheLastReading) {
       "min_ratio f.rung >= 0.5\n"
       "min_ratio f.library >= 0.8\n");
   std::vector<Result> results = {result("f", "rung", 95, 100), result("f", "library", 70, 100)};
-  const auto remeasure = [&](const std::string& key) {
-    if (key != "f.library") return;
-    for (Result& r : results) {
-      if (r.key() == "f.library") r.value = 100;
-      r.ceiling_value = r.key() == "f.library" ? 120 : 112;
-    }
-  };
-  const auto ev = kl::bench::evaluate_gates(file.gates, results, {"f"}, remeasure, 2);
+  std::vector<std::string> calls;
+  const auto ev =
+      kl::bench::evaluate_gates(file.gates, results, {"f"}, library_reads_faster_again(results, calls), 2);
   ASSERT_EQ(ev.outcomes.size(), 2u);
   EXPECT_EQ(ev.outcomes[0].status, GateStatus::pass);
   EXPECT_EQ(ev.outcomes[0].remeasures, 0);

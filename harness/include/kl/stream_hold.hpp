@@ -28,7 +28,8 @@ class StreamHold {
   bool gave_way() const;           // the last hold ended by its budget, not by release (synchronous)
 
  private:
-  int* released_ = nullptr;  // pinned, mapped host memory
+  int* released_ = nullptr;         // pinned, mapped host memory
+  int* released_on_device_ = nullptr;  // the same flag as the GPU addresses it
   cudaStream_t held_ = nullptr;  // the stream of the last hold
   Watchdog watchdog_;
 };
