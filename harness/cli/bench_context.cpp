@@ -262,11 +262,6 @@ void Bench::offer_ceiling(const std::string& name, const std::string& metric, co
   log_ << "ceiling " << name << ": " << bench::sig3(value) << " " << metric << " (" << how << ")\n";
 }
 
-double Bench::d2d_copy_gbps() {
-  constexpr std::size_t bytes = std::size_t{1} << 30;
-  return ceiling("d2d_copy", "GB/s", "cudaMemcpy device to device of 1 GiB, bytes read plus written, median of 20",
-                 [] { return kl::cli::d2d_copy_gbps(bytes, 20); });
-}
 
 namespace {
 
@@ -294,21 +289,26 @@ std::pair<std::string, double> Bench::copy_ceiling_of(const BenchCase& c, std::s
   return copy_ceiling(bytes);
 }
 
+double Bench::timed_copy_ceiling(const std::string& name, std::size_t copied) {
+  const std::string how =
+      "cudaMemcpy device to device of " + bytes_tag(copied) + ", bytes read plus written, timed as a case (L2 flushed, median)";
+  return ceiling(name, "GB/s", how, [&] {
+    DeviceBuffer<std::byte> src(copied), dst(copied);
+    KL_CUDA_CHECK(cudaMemset(src.data(), 1, copied));
+    const double ms = timed_like_a_case(name, [&](cudaStream_t s) {
+      KL_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), copied, cudaMemcpyDeviceToDevice, s));
+    });
+    return 2.0 * static_cast<double>(copied) / (ms * 1e6);
+  });
+}
+
 std::pair<std::string, double> Bench::copy_ceiling(std::size_t bytes) {
   const std::size_t half = std::max<std::size_t>(bytes / 2, 4);
   const std::string name = "d2d_copy_" + bytes_tag(2 * half);
-  const std::string how =
-      "cudaMemcpy device to device of " + bytes_tag(half) + ", bytes read plus written, timed as a case (L2 flushed, median)";
-  const double value = ceiling(name, "GB/s", how, [&] {
-    DeviceBuffer<std::byte> src(half), dst(half);
-    KL_CUDA_CHECK(cudaMemset(src.data(), 1, half));
-    const double ms = timed_like_a_case(name, [&](cudaStream_t s) {
-      KL_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), half, cudaMemcpyDeviceToDevice, s));
-    });
-    return 2.0 * static_cast<double>(half) / (ms * 1e6);
-  });
-  return {name, value};
+  return {name, timed_copy_ceiling(name, half)};
 }
+
+double Bench::d2d_copy_gbps() { return timed_copy_ceiling("d2d_copy", std::size_t{1} << 30); }
 
 std::pair<std::string, double> Bench::memset_ceiling(std::size_t bytes) {
   const std::string name = "memset_" + bytes_tag(bytes);

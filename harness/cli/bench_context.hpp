@@ -185,7 +185,8 @@ class Bench {
   // 400 ms: 721-723, none: 665-675, for rung 35 after mma_sync_pipeline at 4096^3).
   void cool_down();
   static constexpr int cool_down_ms = 150;
-  // Device-to-device cudaMemcpy of 1 GiB, GB/s of bytes read plus written: the memory-bound ceiling.
+  // Device-to-device cudaMemcpy of 1 GiB, GB/s of bytes read plus written, timed as a case is (as
+  // every copy ceiling: timed_copy_ceiling): the memory-bound ceiling at a family's bench size.
   double d2d_copy_gbps();
   // The ceilings of a memory-bound case that moves `bytes` (read plus written), measured once per
   // size and timed as a case is (L2 flushed before every run, median): a device-to-device copy
@@ -212,6 +213,9 @@ class Bench {
   void flush_l2(cudaStream_t stream);
   // The median ms of `work` (a driver call: a copy, a memset) timed as a case is, for a ceiling.
   double timed_like_a_case(const std::string& name, const std::function<void(cudaStream_t)>& work);
+  // Ceiling `name`: GB/s (read plus written) of a device-to-device copy of `copied` bytes, timed
+  // as a case is.
+  double timed_copy_ceiling(const std::string& name, std::size_t copied);
 
   bench::RepetitionPolicy policy_;
   std::ostream& log_;
