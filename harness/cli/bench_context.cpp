@@ -226,18 +226,25 @@ void Bench::confirm_references(std::vector<bench::Result>& results) {
       if (!why) throw;
       log_ << "reference " << name << " not read again (the readings so far stand): " << *why << "\n";
     }
-    bench::reread_against(ceilings_[i], results, fastest);
+    const std::vector<bench::Reread> moved = bench::reread_against(ceilings_[i], results, fastest);
     if (ceilings_[i].readings.size() > 1)
       log_ << "reference " << name << " read again: " << bench::readings_text(ceilings_[i]) << "\n";
+    log_rereads(moved);
   }
+}
+
+void Bench::log_rereads(const std::vector<bench::Reread>& moved) {
+  for (const bench::Reread& m : moved)
+    if (const std::string text = bench::reread_text(m); !text.empty()) log_ << "  now " << text << "\n";
 }
 
 bool Bench::add_reference_reading(const bench::Result& again, std::vector<bench::Result>& results) {
   for (bench::Ceiling& c : ceilings_) {
     if (c.reference != again.key()) continue;
     bench::add_reading(c, again.value);
-    bench::reread_against(c, results, again);
+    const std::vector<bench::Reread> moved = bench::reread_against(c, results, again);
     log_ << "reference " << c.name << " re-measured: " << bench::readings_text(c) << "\n";
+    log_rereads(moved);
     return true;
   }
   return false;

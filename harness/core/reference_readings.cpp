@@ -28,11 +28,21 @@ void add_reading(Ceiling& c, double value) {
   c.value = *std::max_element(c.readings.begin(), c.readings.end());
 }
 
-void reread_against(const Ceiling& c, std::vector<Result>& results, const Result& fastest) {
+std::vector<Reread> reread_against(const Ceiling& c, std::vector<Result>& results, const Result& fastest) {
+  std::vector<Reread> moved;
   for (Result& r : results) {
+    const double was = r.ratio();
     if (r.key() == c.reference && fastest.value > r.value) r = fastest;
     if (r.ceiling == c.name) r.ceiling_value = c.value;
+    if (r.ratio() != was) moved.push_back({r.key(), r.ceiling, was, r.ratio()});
   }
+  return moved;
+}
+
+std::string reread_text(const Reread& moved) {
+  const std::string was = sig3(100 * moved.was), now = sig3(100 * moved.now);
+  if (was == now) return "";
+  return moved.key + ": " + now + "% of " + moved.ceiling + " (printed above: " + was + "%)";
 }
 
 std::string readings_text(const Ceiling& c) {

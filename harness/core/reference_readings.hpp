@@ -30,9 +30,22 @@ bool needs_reading(const Ceiling& c);
 // records it); c.value becomes the fastest (the highest: every ceiling's metric is a rate).
 void add_reading(Ceiling& c, double value);
 
+// A result whose ratio to its ceiling a new reading moved: the ratio printed when it was first
+// measured, and the ratio it has now (the one the tables, the JSON and the gates use).
+struct Reread {
+  std::string key, ceiling;
+  double was = 0, now = 0;
+};
+
 // Every result read against `c` takes its value as its ceiling_value. A result that is c's
 // reference case itself becomes `fastest` (the reading that gave c.value) when that is faster.
-void reread_against(const Ceiling& c, std::vector<Result>& results, const Result& fastest);
+// Returns the results whose ratio moved, in their order, for the log: the bench prints each
+// case's ratio as it is measured, before its reference is read again.
+std::vector<Reread> reread_against(const Ceiling& c, std::vector<Result>& results, const Result& fastest);
+
+// "matmul.wgmma_tma_store.m2048_n2048_k2048: 85.5% of cublas_gemmex_fp16_m2048_n2048_k2048 (printed
+// above: 352%)"; "" where both round to the same three digits (nothing the log showed is wrong).
+std::string reread_text(const Reread& moved);
 
 // "585 TFLOPS, the fastest of 142 and 585 (the slowest 75.7% below: an unsteady GPU)".
 std::string readings_text(const Ceiling& c);

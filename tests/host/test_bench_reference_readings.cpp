@@ -110,6 +110,29 @@ TEST(BenchReferenceReadings, TheReferencesOwnResultBecomesItsFastestReading) {
   EXPECT_DOUBLE_EQ(results[0].value, 585);
 }
 
+// The bench prints each case's ratio as it measures it, before the reference is read again: the
+// results a new reading moves come back, and the log corrects each one it printed differently.
+TEST(BenchReferenceReadings, EveryRatioTheNewReadingMovesIsReportedForTheLog) {
+  Ceiling c = gemmex_read_slow();
+  Result other = result("wgmma_tma", 400, c);
+  other.ceiling = "cublas_sgemm";  // read against another ceiling: untouched
+  other.ceiling_value = 50;
+  std::vector<Result> results = {result("wgmma_tma_store", 500, c), other};
+  kl::bench::add_reading(c, 585);
+  const std::vector<kl::bench::Reread> moved = kl::bench::reread_against(c, results, result("cublas_gemmex_fp16", 585, c));
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].key, "matmul.wgmma_tma_store.m2048_n2048_k2048");
+  EXPECT_NEAR(moved[0].was, 500.0 / 142, 1e-12);
+  EXPECT_NEAR(moved[0].now, 500.0 / 585, 1e-12);
+  EXPECT_EQ(kl::bench::reread_text(moved[0]),
+            "matmul.wgmma_tma_store.m2048_n2048_k2048: 85.5% of cublas_gemmex_fp16_m2048_n2048_k2048 "
+            "(printed above: 352%)");
+  // A reading that moves nothing the log printed (the same three digits) asks for no line.
+  EXPECT_EQ(kl::bench::reread_text({"k", "c", 0.95541, 0.95549}), "");
+  // Read again at the same value: nothing moved.
+  EXPECT_TRUE(kl::bench::reread_against(c, results, result("cublas_gemmex_fp16", 585, c)).empty());
+}
+
 TEST(BenchReferenceReadings, TheLogLineNamesEveryReading) {
   Ceiling c = gemmex_read_slow();
   kl::bench::add_reading(c, 585);
