@@ -269,7 +269,6 @@ void Bench::offer_ceiling(const std::string& name, const std::string& metric, co
   log_ << "ceiling " << name << ": " << bench::sig3(value) << " " << metric << " (" << how << ")\n";
 }
 
-
 namespace {
 
 // "1.5 MiB" style, as a ceiling's name suffix allows: 48KiB, 12MiB, 3GiB, 100B.

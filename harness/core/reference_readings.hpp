@@ -30,8 +30,8 @@ bool needs_reading(const Ceiling& c);
 // records it); c.value becomes the fastest (the highest: every ceiling's metric is a rate).
 void add_reading(Ceiling& c, double value);
 
-// A result whose ratio to its ceiling a new reading moved: the ratio printed when it was first
-// measured, and the ratio it has now (the one the tables, the JSON and the gates use).
+// A result whose ratio to its ceiling a new reading moved: the ratio it had before (the last the
+// log printed for it) and the one it has now (what the tables, the JSON and the gates use).
 struct Reread {
   std::string key, ceiling;
   double was = 0, now = 0;

@@ -119,7 +119,8 @@ TEST(BenchReferenceReadings, EveryRatioTheNewReadingMovesIsReportedForTheLog) {
   other.ceiling_value = 50;
   std::vector<Result> results = {result("wgmma_tma_store", 500, c), other};
   kl::bench::add_reading(c, 585);
-  const std::vector<kl::bench::Reread> moved = kl::bench::reread_against(c, results, result("cublas_gemmex_fp16", 585, c));
+  const std::vector<kl::bench::Reread> moved =
+      kl::bench::reread_against(c, results, result("cublas_gemmex_fp16", 585, c));
   ASSERT_EQ(moved.size(), 1u);
   EXPECT_EQ(moved[0].key, "matmul.wgmma_tma_store.m2048_n2048_k2048");
   EXPECT_NEAR(moved[0].was, 500.0 / 142, 1e-12);
