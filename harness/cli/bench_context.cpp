@@ -203,6 +203,17 @@ bool Bench::read_against_reference(bench::Result& r, const BenchCase& reference,
   return false;
 }
 
+namespace {
+
+// The log's "now KEY: N% of CEILING (printed above: M%)" for every result a reference's new reading
+// moved, so that no percentage the log printed stands uncorrected.
+void log_rereads(std::ostream& log, const std::vector<bench::Reread>& moved) {
+  for (const bench::Reread& m : moved)
+    if (const std::string text = bench::reread_text(m); !text.empty()) log << "  now " << text << "\n";
+}
+
+}  // namespace
+
 void Bench::confirm_references(std::vector<bench::Result>& results) {
   // By index: a reference's measurement may record a ceiling of its own (a copy), which would
   // move the others.
@@ -229,13 +240,8 @@ void Bench::confirm_references(std::vector<bench::Result>& results) {
     const std::vector<bench::Reread> moved = bench::reread_against(ceilings_[i], results, fastest);
     if (ceilings_[i].readings.size() > 1)
       log_ << "reference " << name << " read again: " << bench::readings_text(ceilings_[i]) << "\n";
-    log_rereads(moved);
+    log_rereads(log_, moved);
   }
-}
-
-void Bench::log_rereads(const std::vector<bench::Reread>& moved) {
-  for (const bench::Reread& m : moved)
-    if (const std::string text = bench::reread_text(m); !text.empty()) log_ << "  now " << text << "\n";
 }
 
 bool Bench::add_reference_reading(const bench::Result& again, std::vector<bench::Result>& results) {
@@ -244,7 +250,7 @@ bool Bench::add_reference_reading(const bench::Result& again, std::vector<bench:
     bench::add_reading(c, again.value);
     const std::vector<bench::Reread> moved = bench::reread_against(c, results, again);
     log_ << "reference " << c.name << " re-measured: " << bench::readings_text(c) << "\n";
-    log_rereads(moved);
+    log_rereads(log_, moved);
     return true;
   }
   return false;

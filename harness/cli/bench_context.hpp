@@ -12,7 +12,6 @@
 // A family that cannot be benchmarked meaningfully gives Family::not_benchmarked instead.
 #pragma once
 
-#include "core/reference_readings.hpp"
 #include "core/report.hpp"
 #include "core/repetitions.hpp"
 #include "core/result.hpp"
@@ -212,9 +211,6 @@ class Bench {
 
  private:
   void flush_l2(cudaStream_t stream);
-  // The log's "now KEY: N% of CEILING (printed above: M%)" for every result a reference's new
-  // reading moved, so that no percentage the log printed stands uncorrected.
-  void log_rereads(const std::vector<bench::Reread>& moved);
   // The median ms of `work` (a driver call: a copy, a memset) timed as a case is, for a ceiling.
   double timed_like_a_case(const std::string& name, const std::function<void(cudaStream_t)>& work);
   // Ceiling `name`: GB/s (read plus written) of a device-to-device copy of `copied` bytes, timed
