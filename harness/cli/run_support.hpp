@@ -24,8 +24,9 @@ int reps_flag(const ParsedArgs& a);
 // --seed and --reps, with their help lines: one place for what they mean in every family.
 FlagSpec seed_flag_spec();
 FlagSpec reps_flag_spec();
-// The ceiling of memory-bound kernels: device-to-device cudaMemcpy of `bytes`, in GB/s of bytes
-// read plus written (median of `reps` after warm-up), measured in the calling process.
+// `run`'s ceiling of a memory-bound kernel: device-to-device cudaMemcpy of `bytes`, in GB/s of
+// bytes read plus written (median of `reps` after warm-up), timed as `run` times the kernel. (The
+// bench's copy ceilings are timed as its cases are: Bench::timed_copy_ceiling.)
 double d2d_copy_gbps(std::size_t bytes, int reps);
 std::uint64_t seed_flag(const ParsedArgs& a);
 // How `run` times a variant of a family whose reference is its CPU oracle (the kit families,

@@ -245,6 +245,18 @@ kl::bench::Remeasure library_reads_faster_again(std::vector<Result>& results, st
     }
   };
 }
+
+// The rung (95, ceiling 100) gated at `rung_threshold` and the library (70) at 0.8, evaluated with
+// the library reading faster again; `calls` records the re-measurements.
+kl::bench::GateEvaluation evaluate_with_the_library_read_faster(const std::string& rung_threshold,
+                                                                std::vector<std::string>& calls) {
+  const auto file = parse(
+      "[default]\n"
+      "min_ratio f.rung >= " + rung_threshold + "\n"
+      "min_ratio f.library >= 0.8\n");
+  std::vector<Result> results = {result("f", "rung", 95, 100), result("f", "library", 70, 100)};
+  return kl::bench::evaluate_gates(file.gates, results, {"f"}, library_reads_faster_again(results, calls), 2);
+}
 }  // namespace
 
 // A re-measurement for a later gate can move the reading an earlier gate passed on: here the
@@ -252,14 +264,8 @@ kl::bench::Remeasure library_reads_faster_again(std::vector<Result>& results, st
 // falls. The rung's gate had passed at 0.95 and is decided again at 0.85: it fails. Decided once,
 // in order, it would have passed on a ceiling the report no longer shows.
 TEST(BenchGatesEvaluate, AGateIsDecidedAgainWhenAnotherGatesRemeasureMovesItsReading) {
-  const auto file = parse(
-      "[default]\n"
-      "min_ratio f.rung >= 0.9\n"
-      "min_ratio f.library >= 0.8\n");
-  std::vector<Result> results = {result("f", "rung", 95, 100), result("f", "library", 70, 100)};
   std::vector<std::string> calls;
-  const auto ev =
-      kl::bench::evaluate_gates(file.gates, results, {"f"}, library_reads_faster_again(results, calls), 2);
+  const auto ev = evaluate_with_the_library_read_faster("0.9", calls);
   ASSERT_EQ(ev.outcomes.size(), 2u);
   EXPECT_EQ(ev.outcomes[1].status, GateStatus::remeasured_pass);
   EXPECT_EQ(ev.outcomes[0].status, GateStatus::fail);
@@ -274,14 +280,8 @@ TEST(BenchGatesEvaluate, AGateIsDecidedAgainWhenAnotherGatesRemeasureMovesItsRea
 
 // A gate whose reading moved and still holds keeps its pass, with the reading it stands on.
 TEST(BenchGatesEvaluate, AGateWhoseReadingMovedButHoldsPassesOnTheLastReading) {
-  const auto file = parse(
-      "[default]\n"
-      "min_ratio f.rung >= 0.5\n"
-      "min_ratio f.library >= 0.8\n");
-  std::vector<Result> results = {result("f", "rung", 95, 100), result("f", "library", 70, 100)};
   std::vector<std::string> calls;
-  const auto ev =
-      kl::bench::evaluate_gates(file.gates, results, {"f"}, library_reads_faster_again(results, calls), 2);
+  const auto ev = evaluate_with_the_library_read_faster("0.5", calls);
   ASSERT_EQ(ev.outcomes.size(), 2u);
   EXPECT_EQ(ev.outcomes[0].status, GateStatus::pass);
   EXPECT_EQ(ev.outcomes[0].remeasures, 0);
