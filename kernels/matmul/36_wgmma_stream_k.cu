@@ -257,12 +257,8 @@ __global__ void __launch_bounds__(threads, 1)
         if (piece.tile == Pieces::fix_up) continue;  // the consumers' work alone
         const Tile t = raster(piece.tile, plan);
         for (int kt = piece.k_begin; kt < piece.k_end; ++kt, ++step) {
-          if constexpr (cluster == 2) {
-            if (plan.no_multicast)  // experiment: the pair's coupling alone
-              fill_slot(ring, step, &a_map, &b_map, t.row, t.col, kt);
-            else
-              fill_slot_paired(ring, step, &a_map, &b_map, t.row, t.col, kt, cluster_rank());
-          }
+          if constexpr (cluster == 2)
+            fill_slot_paired(ring, step, &a_map, &b_map, t.row, t.col, kt, cluster_rank());
           else
             fill_slot(ring, step, &a_map, &b_map, t.row, t.col, kt);
         }
@@ -345,8 +341,7 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
   const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
   const HalfRows h = staged_half_rows(s);
   static const bool no_pairs = std::getenv("KL_EXPERIMENT_NO_PAIRS") != nullptr;  // experiment: A/B in one build
-  Plan plan = stream_k::plan_for(s.m, s.n, s.k, resident_blocks<how>(), no_pairs ? 0 : resident_pairs<how>());
-  plan.no_multicast = std::getenv("KL_EXPERIMENT_NO_MULTICAST") != nullptr;
+  const Plan plan = stream_k::plan_for(s.m, s.n, s.k, resident_blocks<how>(), no_pairs ? 0 : resident_pairs<how>());
   // TMA stores need C's rows 16 bytes apart and 16-byte aligned: else C goes through scratch.
   const bool direct = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0;
   const std::int64_t c_pitch = direct ? s.n : (s.n + 3) / 4 * 4;

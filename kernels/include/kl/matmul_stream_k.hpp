@@ -43,7 +43,6 @@ struct Plan {
   int k_steps = 0;               // per tile: k / 64 rounded up
   int blocks = 0;                // the persistent grid
   int sk_tiles = 0;              // tiles 0 .. sk_tiles-1 are dealt out by k-step; the rest go whole
-  int no_multicast = 0;
   int cluster = 1;               // 2: the grid runs in pairs of blocks that share B (plan_block)
 
   KL_STREAM_K_HD int tiles() const { return tiles_m * tiles_n; }
