@@ -34,7 +34,6 @@
 #include "hopper_wgmma.cuh"
 
 #include <climits>
-#include <cstdlib>
 #include <cstdint>
 #include <string>
 
@@ -106,12 +105,12 @@ enum class Announce { released, relaxed };
 // Publisher: a perturbation build holds it until the barrier, or, with no release to follow,
 // lands it late.
 template <Announce how>
-__device__ __forceinline__ void store_partial(const float (&d)[128], const Plan& p, int block, int tile, int consumer,
+__device__ __forceinline__ void store_partial(const float (&d)[128], const Plan& p, int tile, int consumer,
                                               float* partials, unsigned* counters) {
   const int x = static_cast<int>(threadIdx.x % 128);
   KL_PERTURB_POINT("a consumer stores its partial tile");
   perturb::Publisher publish;
-  float4* mine = partial_of(partials, p, block, tile, consumer);
+  float4* mine = partial_of(partials, p, static_cast<int>(blockIdx.x), tile, consumer);
 #pragma unroll
   for (int i = 0; i < 31; ++i) __stcg(mine + 128 * i + x, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
   float* last = reinterpret_cast<float*>(mine + 128 * 31 + x);
@@ -136,10 +135,9 @@ __device__ __forceinline__ void store_partial(const float (&d)[128], const Plan&
 // all sharers are resident), adds the unit's partials in block order (the same bits whatever
 // the timing) and stores the unit through the staging, as whole tiles are. The wait has a time
 // limit, after which the kernel traps instead of hanging.
-__device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int block, int tile, int consumer,
-                                            float* partials, unsigned* counters, std::uint32_t mine,
-                                            const CUtensorMap* c_map) {
-  const int sharers = p.sharers(tile), first = p.first_block(tile), me = block - first;
+__device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int tile, int consumer, float* partials,
+                                            unsigned* counters, std::uint32_t mine, const CUtensorMap* c_map) {
+  const int sharers = p.sharers(tile), first = p.first_block(tile), me = static_cast<int>(blockIdx.x) - first;
   int units = 0;
 #pragma unroll
   for (int q = 0; q < 4; ++q) units += (4 * consumer + q) % sharers == me;
@@ -189,34 +187,19 @@ __device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int 
 }
 
 // The fix-up piece of a block's walk: the tiles its share started and ended in, if shared.
-__device__ __forceinline__ void fix_up(float (&d)[128], const Plan& p, int block, int consumer, float* partials,
+__device__ __forceinline__ void fix_up(float (&d)[128], const Plan& p, int consumer, float* partials,
                                       unsigned* counters, std::uint32_t mine, const CUtensorMap* c_map) {
   int first, last;
-  p.shared_tiles(block, first, last);
-  if (first >= 0) fix_up_tile(d, p, block, first, consumer, partials, counters, mine, c_map);
-  if (last >= 0) fix_up_tile(d, p, block, last, consumer, partials, counters, mine, c_map);
+  p.shared_tiles(static_cast<int>(blockIdx.x), first, last);
+  if (first >= 0) fix_up_tile(d, p, first, consumer, partials, counters, mine, c_map);
+  if (last >= 0) fix_up_tile(d, p, last, consumer, partials, counters, mine, c_map);
 }
 
 // Which plans a kernel instantiation runs: whole tiles only (no partial, announcement or fix-up
 // code: the whole-tile path's registers and code are rung 35's), or plans that share tiles.
 enum class Plans { whole_tiles, with_shares };
 
-// A paired plan's producer: this block's A and the half of B's boxes its rank copies into both
-// blocks of the cluster (the peer copies the other half), all counted on this block's `full`.
-__device__ __forceinline__ void fill_slot_paired(const Ring& r, int step, const CUtensorMap* a_map,
-                                                 const CUtensorMap* b_map, int row, int col, int kt, unsigned rank) {
-  const int slot = step % stages;
-  if (step >= stages) mbarrier::wait(r.empty + 8 * slot, (step / stages - 1) % 2, wait_limit_ns);
-  KL_PERTURB_POINT_AT("the producer fills a slot", step);
-  mbarrier::arrive_expect_bytes(r.full + 8 * slot, a_stage_bytes + b_stage_bytes);
-  tma_load(r.a + slot * a_stage_bytes, a_map, kt * block_k, row, r.full + 8 * slot);
-  constexpr int boxes = block_n / box_n / 2;
-  for (int box = static_cast<int>(rank) * boxes; box < (static_cast<int>(rank) + 1) * boxes; ++box)
-    tma_load_multicast(r.b + slot * b_stage_bytes + box * b_box_bytes, b_map, col + box * box_n, kt * block_k,
-                       r.full + 8 * slot, 0b11);
-}
-
-template <Announce how, Plans plans, int cluster>
+template <Announce how, Plans plans>
 __global__ void __launch_bounds__(threads, 1)
     wgmma_stream_k(const __grid_constant__ Plan plan, const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                    const __grid_constant__ CUtensorMap c_map, float* partials, unsigned* counters) {
@@ -230,41 +213,27 @@ __global__ void __launch_bounds__(threads, 1)
   KL_PERTURB_ENTRY();
   if constexpr (plans == Plans::whole_tiles)
     if (plan.sk_tiles > 0) __trap();  // a shared plan on the whole-tile kernel: never a silent wrong C
-  if constexpr (plans == Plans::with_shares)
-    if (plan.cluster != cluster) __trap();  // a paired plan on the unpaired kernel, or the reverse
-  const int block = cluster == 1 ? static_cast<int>(blockIdx.x) : plan.plan_block(static_cast<int>(blockIdx.x));
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
       mbarrier::init(ring.full + 8 * s, 1);
-      mbarrier::init(ring.empty + 8 * s, consumers * cluster);
+      mbarrier::init(ring.empty + 8 * s, consumers);
     }
     asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   }
-  if constexpr (cluster == 2)
-    cluster_sync();  // no multicast or remote arrival reaches a barrier before its init
-  else
-    __syncthreads();
+  __syncthreads();
 
-  Pieces pieces(plan, block);
+  Pieces pieces(plan, static_cast<int>(blockIdx.x));
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
-    if constexpr (cluster == 1)
-      if (threadIdx.x != 0) return;
-    if (cluster == 1 || threadIdx.x == 0) {
-      int step = 0;  // k-steps issued by this block, over all its pieces
-      for (Piece piece; pieces.next(piece);) {
-        if (piece.tile == Pieces::fix_up) continue;  // the consumers' work alone
-        const Tile t = raster(piece.tile, plan);
-        for (int kt = piece.k_begin; kt < piece.k_end; ++kt, ++step) {
-          if constexpr (cluster == 2)
-            fill_slot_paired(ring, step, &a_map, &b_map, t.row, t.col, kt, cluster_rank());
-          else
-            fill_slot(ring, step, &a_map, &b_map, t.row, t.col, kt);
-        }
-      }
+    if (threadIdx.x != 0) return;
+    int step = 0;  // k-steps issued by this block, over all its pieces
+    for (Piece piece; pieces.next(piece);) {
+      if (piece.tile == Pieces::fix_up) continue;  // the consumers' work alone
+      const Tile t = raster(piece.tile, plan);
+      for (int kt = piece.k_begin; kt < piece.k_end; ++kt, ++step)
+        fill_slot(ring, step, &a_map, &b_map, t.row, t.col, kt);
     }
-    if constexpr (cluster == 2) cluster_sync();  // the peer's last arrivals here are done before exit
     return;
   }
 
@@ -276,14 +245,14 @@ __global__ void __launch_bounds__(threads, 1)
   for (Piece piece; pieces.next(piece);) {
     if constexpr (plans == Plans::with_shares) {
       if (piece.tile == Pieces::fix_up) {  // every block has announced all its partials before this
-        fix_up(d, plan, block, consumer, partials, counters, staging + consumer * c_staging_bytes, &c_map);
+        fix_up(d, plan, consumer, partials, counters, staging + consumer * c_staging_bytes, &c_map);
         continue;
       }
     }
-    accumulate_tile<cluster>(d, ring, step, consumer, leader, piece.k_begin, piece.k_end);
+    accumulate_tile(d, ring, step, consumer, leader, piece.k_begin, piece.k_end);
     if constexpr (plans == Plans::with_shares) {
       if (piece.k_begin != 0 || piece.k_end != plan.k_steps) {
-        store_partial<how>(d, plan, block, piece.tile, consumer, partials, counters);
+        store_partial<how>(d, plan, piece.tile, consumer, partials, counters);
         continue;
       }
     }
@@ -292,15 +261,14 @@ __global__ void __launch_bounds__(threads, 1)
     for (int q = 0; q < block_n / 64; ++q) store_tile_quarter(d, q, t, consumer, staging + consumer * c_staging_bytes, &c_map);
   }
   if (leader) bulk_wait_all();  // C written before the block's shared memory goes
-  if constexpr (cluster == 2) cluster_sync();
 #elif defined(__CUDA_ARCH__)
   __trap();  // compiled for a GPU without sm_90a's instructions: never silently leave C unwritten
 #endif
 }
 
-template <Announce how, Plans plans, int cluster = 1>
+template <Announce how, Plans plans>
 const void* kernel_of() {
-  return reinterpret_cast<const void*>(&wgmma_stream_k<how, plans, cluster>);
+  return reinterpret_cast<const void*>(&wgmma_stream_k<how, plans>);
 }
 
 // The blocks resident at once (those of the instantiation that shares tiles: the whole-tile one
@@ -312,36 +280,12 @@ int resident_blocks() {
   return static_cast<int>(persistent_blocks(kernel_of<how, Plans::with_shares>(), threads, smem_bytes, INT_MAX));
 }
 
-// Clusters of two blocks of the paired instantiation that can be resident at once (asked once).
-template <Announce how>
-int resident_pairs() {
-  static const int pairs = [] {
-    allow_shared_memory(kernel_of<how, Plans::with_shares, 2>(), smem_bytes);
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(2);
-    config.blockDim = dim3(threads);
-    config.dynamicSmemBytes = smem_bytes;
-    cudaLaunchAttribute pair{};
-    pair.id = cudaLaunchAttributeClusterDimension;
-    pair.val.clusterDim.x = 2;
-    pair.val.clusterDim.y = 1;
-    pair.val.clusterDim.z = 1;
-    config.attrs = &pair;
-    config.numAttrs = 1;
-    int count = 0;
-    KL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, wgmma_stream_k<how, Plans::with_shares, 2>, &config));
-    return count;
-  }();
-  return pairs;
-}
-
 template <Announce how>
 void launch_stream_k(const Args& args, cudaStream_t stream) {
   const Shape& s = args.shape;
   const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
   const HalfRows h = staged_half_rows(s);
-  static const bool no_pairs = std::getenv("KL_EXPERIMENT_NO_PAIRS") != nullptr;  // experiment: A/B in one build
-  const Plan plan = stream_k::plan_for(s.m, s.n, s.k, resident_blocks<how>(), no_pairs ? 0 : resident_pairs<how>());
+  const Plan plan = stream_k::plan_for(s.m, s.n, s.k, resident_blocks<how>());
   // TMA stores need C's rows 16 bytes apart and 16-byte aligned: else C goes through scratch.
   const bool direct = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0;
   const std::int64_t c_pitch = direct ? s.n : (s.n + 3) / 4 * 4;
@@ -367,19 +311,14 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
   config.blockDim = dim3(threads);
   config.dynamicSmemBytes = smem_bytes;
   config.stream = stream;
-  cudaLaunchAttribute attrs[2]{};
-  attrs[0].id = cudaLaunchAttributeCooperative;
-  attrs[0].val.cooperative = 1;
-  attrs[1].id = cudaLaunchAttributeClusterDimension;
-  attrs[1].val.clusterDim.x = 2;
-  attrs[1].val.clusterDim.y = 1;
-  attrs[1].val.clusterDim.z = 1;
-  config.attrs = attrs;
-  config.numAttrs = plan.sk_tiles == 0 ? 0 : plan.cluster == 2 ? 2 : 1;
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  config.attrs = &cooperative;
+  config.numAttrs = plan.sk_tiles > 0 ? 1 : 0;
   // Whole-tile plans on the instantiation without the stream-K code (announcing is moot there).
-  const auto kernel = plan.sk_tiles == 0   ? wgmma_stream_k<Announce::released, Plans::whole_tiles, 1>
-                      : plan.cluster == 2 ? wgmma_stream_k<how, Plans::with_shares, 2>
-                                          : wgmma_stream_k<how, Plans::with_shares, 1>;
+  const auto kernel = plan.sk_tiles > 0 ? wgmma_stream_k<how, Plans::with_shares>
+                                        : wgmma_stream_k<Announce::released, Plans::whole_tiles>;
   KL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, plan, a_map, b_map, c_map, partials, counters));
   if (!direct) copy_corner_back(c, c_pitch, args.c, s, stream);
 }

@@ -66,40 +66,6 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* m
       : "memory");
 }
 
-// ---- Clusters of two blocks (rung 36's paired plans)
-
-__device__ __forceinline__ unsigned cluster_rank() {
-  unsigned rank = 0;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return rank;
-}
-// Every thread of both blocks: what each did before is seen by all after (the barriers' init
-// before a peer signals them; a block's last remote arrival before its peer exits).
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-}
-// TMA load of one box into the same shared-memory offset of every block in `blocks` (a bit per
-// cluster rank); each destination's mbarrier at offset `bar` receives the box's bytes.
-__device__ __forceinline__ void tma_load_multicast(std::uint32_t dst, const CUtensorMap* map, int x, int y,
-                                                   std::uint32_t bar, std::uint16_t blocks) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
-      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(bar), "h"(blocks)
-      : "memory");
-}
-// One arrival on the mbarrier at offset `bar` of the cluster's block `rank` (this one included),
-// with the default release at CTA scope: what it orders is the wgmma reads of a ring slot,
-// complete (wgmma.wait_group) before it, against the next TMA write of the slot. (A release at
-// cluster scope costs a MEMBAR.ALL.GPU per arrival: 2.1x slower, measured on the H100.)
-__device__ __forceinline__ void arrive_in_block(std::uint32_t bar, unsigned rank) {
-  asm volatile(
-      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
-      " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
-      "r"(rank)
-      : "memory");
-}
-
 // C's copy out (rung 35): a box of shared memory to global memory through the copy engine, in
 // the current bulk group; commit closes the group; wait_read waits until every committed group has
 // read its shared memory (the staging may be written again), wait_all until they are complete.
@@ -254,18 +220,6 @@ __device__ __forceinline__ void fill_slot(const Ring& r, int step, const CUtenso
 // (the descriptors below), `step` counted as the producer counts it. Each k-step's wgmmas are
 // committed before the previous step's are waited for, then the previous step's slot is freed
 // (one arrival a warpgroup: its `leader`); the last slot is freed once all are done.
-template <int cluster = 1>
-__device__ __forceinline__ void free_slot(const Ring& r, int slot) {
-  if constexpr (cluster == 1) {
-    mbarrier::arrive(r.empty + 8 * slot);
-  } else {
-#pragma unroll
-    for (unsigned rank = 0; rank < cluster; ++rank) arrive_in_block(r.empty + 8 * slot, rank);
-  }
-}
-
-// With cluster == 2 the slot is freed in both blocks of the pair (their producers both write it).
-template <int cluster = 1>
 __device__ __forceinline__ void accumulate_tile(float (&d)[128], const Ring& r, int& step, int consumer, bool leader,
                                                 int k_begin, int k_end) {
 #pragma unroll
@@ -287,11 +241,11 @@ __device__ __forceinline__ void accumulate_tile(float (&d)[128], const Ring& r, 
     wgmma_wait<1>(d);  // the previous step's wgmmas are done reading its slot
     if (kt > k_begin && leader) {
       KL_PERTURB_POINT_AT("a consumer frees a slot", step);
-      free_slot<cluster>(r, (step - 1) % stages);
+      mbarrier::arrive(r.empty + 8 * ((step - 1) % stages));
     }
   }
   wgmma_wait<0>(d);
-  if (leader) free_slot<cluster>(r, (step - 1) % stages);  // the tile's last slot: read
+  if (leader) mbarrier::arrive(r.empty + 8 * ((step - 1) % stages));  // the tile's last slot: read
 }
 
 // ---- host

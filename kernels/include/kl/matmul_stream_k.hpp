@@ -43,7 +43,6 @@ struct Plan {
   int k_steps = 0;               // per tile: k / 64 rounded up
   int blocks = 0;                // the persistent grid
   int sk_tiles = 0;              // tiles 0 .. sk_tiles-1 are dealt out by k-step; the rest go whole
-  int cluster = 1;               // 2: the grid runs in pairs of blocks that share B (plan_block)
 
   KL_STREAM_K_HD int tiles() const { return tiles_m * tiles_n; }
   KL_STREAM_K_HD std::int64_t sk_steps() const { return static_cast<std::int64_t>(sk_tiles) * k_steps; }
@@ -65,15 +64,6 @@ struct Plan {
     return 2 * b + (first_step(b) >= static_cast<std::int64_t>(tile) * k_steps ? 0 : 1);
   }
   KL_STREAM_K_HD int slots() const { return 2 * blocks; }
-  // The plan's number for block `launched` of the grid. In a paired plan (cluster == 2: every tile
-  // shared by the same number of blocks at the same k offsets, and an even number of tile rows)
-  // the grid's blocks 2c and 2c + 1 form a cluster and take the same share of tiles 2j and 2j + 1,
-  // which the grouped order puts one above the other: the same k-steps of the same B panel.
-  KL_STREAM_K_HD int plan_block(int launched) const {
-    if (cluster == 1) return launched;
-    const int per_tile = blocks / sk_tiles, c = launched / 2, rank = launched % 2;
-    return per_tile * (2 * (c / per_tile) + rank) + c % per_tile;
-  }
   // The tiles block b shares with other blocks (-1: none): the one its share starts in and the
   // one it ends in. The tiles between are whole.
   KL_STREAM_K_HD void shared_tiles(int b, int& first, int& last) const {
@@ -131,9 +121,8 @@ class Pieces {
   bool fix_up_due_;
 };
 
-// The plan for C = A (m x k) B (k x n) on `resident` co-resident blocks (one an SM), of which
-// `resident_pairs` clusters of two can be co-resident (0: no pairing).
-inline Plan plan_for(std::int64_t m, std::int64_t n, std::int64_t k, int resident, int resident_pairs = 0) {
+// The plan for C = A (m x k) B (k x n) on `resident` co-resident blocks (one an SM).
+inline Plan plan_for(std::int64_t m, std::int64_t n, std::int64_t k, int resident) {
   Plan p;
   p.tiles_m = static_cast<int>((m + tile_m - 1) / tile_m);
   p.tiles_n = static_cast<int>((n + tile_n - 1) / tile_n);
@@ -155,7 +144,6 @@ inline Plan plan_for(std::int64_t m, std::int64_t n, std::int64_t k, int residen
   else
     p.blocks = static_cast<int>(std::min<std::int64_t>(resident, p.sk_steps() / min_block_steps));
   p.blocks = std::max(p.blocks, 1);
-  if (p.blocks % tiles == 0 && p.tiles_m % 2 == 0 && p.blocks / 2 <= resident_pairs) p.cluster = 2;
   return p;
 }
 
