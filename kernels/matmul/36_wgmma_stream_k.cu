@@ -34,9 +34,6 @@
 #include "hopper_wgmma.cuh"
 
 #include <climits>
-#include <cstdio>
-#include <cstdlib>
-#include <map>
 #include <cstdint>
 #include <string>
 
@@ -138,11 +135,8 @@ __device__ __forceinline__ void store_partial(const float (&d)[128], const Plan&
 // all sharers are resident), adds the unit's partials in block order (the same bits whatever
 // the timing) and stores the unit through the staging, as whole tiles are. The wait has a time
 // limit, after which the kernel traps instead of hanging.
-// `group`: the tile's partials are those of every group-th sharer (in clusters of `group`, each
-// cluster's added up first: store_cluster_partial).
 __device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int tile, int consumer, float* partials,
-                                            unsigned* counters, std::uint32_t mine, const CUtensorMap* c_map,
-                                            int group = 1) {
+                                            unsigned* counters, std::uint32_t mine, const CUtensorMap* c_map) {
   const int sharers = p.sharers(tile), first = p.first_block(tile), me = static_cast<int>(blockIdx.x) - first;
   int units = 0;
 #pragma unroll
@@ -167,8 +161,8 @@ __device__ __forceinline__ void fix_up_tile(float (&d)[128], const Plan& p, int 
     for (int i = 32 * q; i < 32 * q + 32; ++i) d[i] = 0.0f;
     // Four partials' loads in flight (128 registers: the other quarters of d are dead here).
 #pragma unroll 4
-    for (int s = 0; s < sharers / group; ++s) {
-      const float4* part = partial_of(partials, p, first + group * s, tile, consumer);
+    for (int s = 0; s < sharers; ++s) {
+      const float4* part = partial_of(partials, p, first + s, tile, consumer);
       float4 v[8];
 #pragma unroll
       for (int i = 0; i < 8; ++i) v[i] = __ldcg(part + 128 * (8 * q + i) + x);
@@ -201,115 +195,9 @@ __device__ __forceinline__ void fix_up(float (&d)[128], const Plan& p, int consu
   if (last >= 0) fix_up_tile(d, p, last, consumer, partials, counters, mine, c_map);
 }
 
-// ---- Tiles shared within a cluster (Plan::cluster > 1): the partials meet in shared memory.
-
-// A sharer's partial sum, in its own ring (idle once its share is done: 192 KiB for 128): laid
-// out as the global partials (float4 i of consumer thread x at 128 i + x), 64 KiB a consumer.
-constexpr int partial_bytes = half_tile_floats * 4;
-static_assert(consumers * partial_bytes <= ring_bytes, "a tile's partial fits in the idle ring");
-
-__device__ __forceinline__ void st_shared_f4(std::uint32_t at, float x, float y, float z, float w) {
-  asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(at), "f"(x), "f"(y), "f"(z), "f"(w) : "memory");
-}
-// A float4 at offset `at` of the shared memory of the cluster's block `rank`.
-__device__ __forceinline__ float4 ld_cluster_f4(std::uint32_t at, unsigned rank) {
-  float4 v;
-  asm volatile(
-      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %4, %5;\n"
-      " ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [remote];\n}\n"
-      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-      : "r"(at), "r"(rank)
-      : "memory");
-  return v;
-}
-
-// This consumer's partial into its block's idle ring. Both consumers must be done reading the
-// ring first (their wgmmas waited for): the consumers' barrier (named barrier 3, 256 threads).
-__device__ __forceinline__ void park_partial(const float (&d)[128], std::uint32_t ring, int consumer) {
-  const int x = static_cast<int>(threadIdx.x % 128);
-  named_barrier(3, 256);
-  KL_PERTURB_POINT("a consumer parks its partial in shared memory");
-  const std::uint32_t mine = ring + consumer * partial_bytes;
-#pragma unroll
-  for (int i = 0; i < 32; ++i) st_shared_f4(mine + (128 * i + x) * 16, d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]);
-}
-
-// Unit q of this consumer's half (d[32q .. 32q+31]) added up from the partials parked by the
-// cluster's blocks, in rank order (the same bits whatever the timing). The cluster barrier before
-// this saw every block's partial parked.
-__device__ __forceinline__ void add_parked_unit(float (&d)[128], int q, int consumer, std::uint32_t ring, unsigned size) {
-  const int x = static_cast<int>(threadIdx.x % 128);
-  const std::uint32_t theirs = ring + consumer * partial_bytes;
-#pragma unroll
-  for (int i = 32 * q; i < 32 * q + 32; ++i) d[i] = 0.0f;
-  for (unsigned s = 0; s < size; ++s) {
-    KL_PERTURB_POINT_AT("a consumer reads a parked partial", s);
-    float4 v[8];
-#pragma unroll
-    for (int i = 0; i < 8; ++i) v[i] = ld_cluster_f4(theirs + (128 * (8 * q + i) + x) * 16, s);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      float* sum = d + 4 * (8 * q + i);
-      sum[0] += v[i].x;
-      sum[1] += v[i].y;
-      sum[2] += v[i].z;
-      sum[3] += v[i].w;
-    }
-  }
-}
-
-// A tile whose sharers are the whole cluster: its 8 units go round robin to the blocks by rank;
-// a consumer adds up its units from every block's parked partial and stores them through the
-// staging. Nobody leaves before all have read (the cluster barrier at the kernel's end).
-__device__ __forceinline__ void fix_up_in_cluster(float (&d)[128], const Plan& p, int tile, int consumer,
-                                                  std::uint32_t ring, std::uint32_t staging, const CUtensorMap* c_map) {
-  const unsigned size = static_cast<unsigned>(p.cluster), rank = cluster_rank();
-  const Tile t = raster(tile, p);
-#pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    if (static_cast<unsigned>(4 * consumer + q) % size != rank) continue;
-    add_parked_unit(d, q, consumer, ring, size);
-    store_tile_quarter(d, q, t, consumer, staging, c_map);
-  }
-}
-
-// A tile shared by several clusters: each cluster adds up its blocks' parked partials first (a
-// block its units, by rank) and stores the sum as one partial, in the slot of its first block,
-// announced as store_partial does (every consumer announces once, units or none, so the count a
-// tile waits for stays twice its sharers); the tile's fix-up then adds one partial a cluster.
-__device__ __forceinline__ void store_cluster_partial(float (&d)[128], const Plan& p, int tile, int consumer,
-                                                      std::uint32_t ring, float* partials, unsigned* counters) {
-  const unsigned size = static_cast<unsigned>(p.cluster), rank = cluster_rank();
-  const int x = static_cast<int>(threadIdx.x % 128);
-  float4* sum = partial_of(partials, p, static_cast<int>(blockIdx.x - rank), tile, consumer);
-  perturb::Publisher publish;
-#pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    if (static_cast<unsigned>(4 * consumer + q) % size != rank) continue;
-    add_parked_unit(d, q, consumer, ring, size);
-    KL_PERTURB_POINT("a consumer stores its cluster's partial");
-#pragma unroll
-    for (int i = 8 * q; i < 8 * q + 7; ++i) __stcg(sum + 128 * i + x, make_float4(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]));
-    const int i = 8 * q + 7;
-    float* last = reinterpret_cast<float*>(sum + 128 * i + x);
-    __stcg(reinterpret_cast<float2*>(last), make_float2(d[4 * i], d[4 * i + 1]));
-    __stcg(last + 2, d[4 * i + 2]);
-    publish.store(last + 3, d[4 * i + 3]);
-  }
-  publish.before_block_release();
-  // As store_partial announces (written out there, not shared: through a common function ptxas
-  // scheduled that instantiation's code differently from the one measured).
-  named_barrier(1 + consumer, 128);
-  if (x == 0) {
-    KL_PERTURB_POINT("a consumer announces its partial");
-    announce(counters + 2 * tile);
-  }
-}
-
 // Which plans a kernel instantiation runs: whole tiles only (no partial, announcement or fix-up
-// code: the whole-tile path's registers and code are rung 35's), plans that share tiles through
-// global memory, or plans whose tiles' sharers are one cluster each (Plan::cluster).
-enum class Plans { whole_tiles, with_shares, cluster_shares };
+// code: the whole-tile path's registers and code are rung 35's), or plans that share tiles.
+enum class Plans { whole_tiles, with_shares };
 
 template <Announce how, Plans plans>
 __global__ void __launch_bounds__(threads, 1)
@@ -325,8 +213,6 @@ __global__ void __launch_bounds__(threads, 1)
   KL_PERTURB_ENTRY();
   if constexpr (plans == Plans::whole_tiles)
     if (plan.sk_tiles > 0) __trap();  // a shared plan on the whole-tile kernel: never a silent wrong C
-  if constexpr (plans == Plans::cluster_shares)
-    if (plan.cluster < 2) __trap();
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < stages; ++s) {
@@ -340,20 +226,13 @@ __global__ void __launch_bounds__(threads, 1)
   Pieces pieces(plan, static_cast<int>(blockIdx.x));
   if (warpgroup == 0) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
-    if constexpr (plans != Plans::cluster_shares)
-      if (threadIdx.x != 0) return;
-    if (plans != Plans::cluster_shares || threadIdx.x == 0) {
-      int step = 0;  // k-steps issued by this block, over all its pieces
-      for (Piece piece; pieces.next(piece);) {
-        if (piece.tile == Pieces::fix_up) continue;  // the consumers' work alone
-        const Tile t = raster(piece.tile, plan);
-        for (int kt = piece.k_begin; kt < piece.k_end; ++kt, ++step)
-          fill_slot(ring, step, &a_map, &b_map, t.row, t.col, kt);
-      }
-    }
-    if constexpr (plans == Plans::cluster_shares) {  // the cluster's barriers count every thread
-      cluster_sync();
-      cluster_sync();
+    if (threadIdx.x != 0) return;
+    int step = 0;  // k-steps issued by this block, over all its pieces
+    for (Piece piece; pieces.next(piece);) {
+      if (piece.tile == Pieces::fix_up) continue;  // the consumers' work alone
+      const Tile t = raster(piece.tile, plan);
+      for (int kt = piece.k_begin; kt < piece.k_end; ++kt, ++step)
+        fill_slot(ring, step, &a_map, &b_map, t.row, t.col, kt);
     }
     return;
   }
@@ -370,30 +249,10 @@ __global__ void __launch_bounds__(threads, 1)
         continue;
       }
     }
-    if constexpr (plans == Plans::cluster_shares) {
-      if (piece.tile == Pieces::fix_up) {
-        const int tile = static_cast<int>(blockIdx.x) / (plan.blocks / plan.sk_tiles);
-        const std::uint32_t mine = staging + consumer * c_staging_bytes;
-        cluster_sync();  // every block of the cluster has parked its partial
-        if (plan.sharers(tile) == plan.cluster) {
-          fix_up_in_cluster(d, plan, tile, consumer, base, mine, &c_map);
-        } else {
-          store_cluster_partial(d, plan, tile, consumer, base, partials, counters);
-          fix_up_tile(d, plan, tile, consumer, partials, counters, mine, &c_map, plan.cluster);
-        }
-        continue;
-      }
-    }
     accumulate_tile(d, ring, step, consumer, leader, piece.k_begin, piece.k_end);
     if constexpr (plans == Plans::with_shares) {
       if (piece.k_begin != 0 || piece.k_end != plan.k_steps) {
         store_partial<how>(d, plan, piece.tile, consumer, partials, counters);
-        continue;
-      }
-    }
-    if constexpr (plans == Plans::cluster_shares) {
-      if (piece.k_begin != 0 || piece.k_end != plan.k_steps) {
-        park_partial(d, base, consumer);
         continue;
       }
     }
@@ -402,7 +261,6 @@ __global__ void __launch_bounds__(threads, 1)
     for (int q = 0; q < block_n / 64; ++q) store_tile_quarter(d, q, t, consumer, staging + consumer * c_staging_bytes, &c_map);
   }
   if (leader) bulk_wait_all();  // C written before the block's shared memory goes
-  if constexpr (plans == Plans::cluster_shares) cluster_sync();  // the peers have read this block's partial
 #elif defined(__CUDA_ARCH__)
   __trap();  // compiled for a GPU without sm_90a's instructions: never silently leave C unwritten
 #endif
@@ -422,44 +280,12 @@ int resident_blocks() {
   return static_cast<int>(persistent_blocks(kernel_of<how, Plans::with_shares>(), threads, smem_bytes, INT_MAX));
 }
 
-// Whether `blocks` blocks of the cluster instantiation can all run at once in clusters of `size`
-// (asked once a size).
-bool clusters_fit(int size, int blocks) {
-  static std::map<int, int> resident;  // clusters of each size resident at once
-  auto it = resident.find(size);
-  if (it == resident.end()) {
-    const auto kernel = wgmma_stream_k<Announce::released, Plans::cluster_shares>;
-    allow_shared_memory(reinterpret_cast<const void*>(kernel), smem_bytes);
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(size));
-    config.blockDim = dim3(threads);
-    config.dynamicSmemBytes = smem_bytes;
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = static_cast<unsigned>(size);
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = 1;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    int count = 0;
-    KL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, kernel, &config));
-    it = resident.emplace(size, count).first;
-    if (std::getenv("KL_EXPERIMENT_DEBUG")) std::fprintf(stderr, "clusters of %d resident: %d\n", size, count);
-  }
-  return it->second * size >= blocks;
-}
-
 template <Announce how>
 void launch_stream_k(const Args& args, cudaStream_t stream) {
   const Shape& s = args.shape;
   const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
   const HalfRows h = staged_half_rows(s);
-  // The planted twin keeps the global-memory protocol it plants its bug in.
-  static const bool no_clusters = std::getenv("KL_EXPERIMENT_NO_CLUSTERS") != nullptr;  // experiment: A/B
-  if (std::getenv("KL_EXPERIMENT_DEBUG")) for (int c : {2, 4, 8}) clusters_fit(c, 0);
-  const Plan plan = how == Announce::released && !no_clusters
-                        ? stream_k::plan_for(s.m, s.n, s.k, resident_blocks<how>(), clusters_fit)
-                        : stream_k::plan_for(s.m, s.n, s.k, resident_blocks<how>());
+  const Plan plan = stream_k::plan_for(s.m, s.n, s.k, resident_blocks<how>());
   // TMA stores need C's rows 16 bytes apart and 16-byte aligned: else C goes through scratch.
   const bool direct = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0;
   const std::int64_t c_pitch = direct ? s.n : (s.n + 3) / 4 * 4;
@@ -485,28 +311,14 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
   config.blockDim = dim3(threads);
   config.dynamicSmemBytes = smem_bytes;
   config.stream = stream;
-  // In clusters where a tile's sharers are one cluster (nobody waits for another cluster); in
-  // clusters and cooperative where a tile has sharers in several.
-  cudaLaunchAttribute attrs[2]{};
-  attrs[0].id = cudaLaunchAttributeClusterDimension;
-  attrs[0].val.clusterDim.x = static_cast<unsigned>(plan.cluster);
-  attrs[0].val.clusterDim.y = 1;
-  attrs[0].val.clusterDim.z = 1;
-  attrs[1].id = cudaLaunchAttributeCooperative;
-  attrs[1].val.cooperative = 1;
-  const bool clustered = plan.cluster > 1, cooperative = !clustered || plan.sharers(0) > plan.cluster;
-  config.attrs = clustered ? attrs : attrs + 1;
-  config.numAttrs = plan.sk_tiles == 0 ? 0 : (clustered ? 1 : 0) + (cooperative ? 1 : 0);
-  static const bool launch_as_pairs = std::getenv("KL_EXPERIMENT_LAUNCH_AS_PAIRS") != nullptr;  // experiment
-  if (launch_as_pairs && !clustered && plan.sk_tiles > 0 && plan.blocks % 2 == 0) {
-    attrs[0].val.clusterDim.x = 2;
-    config.attrs = attrs;
-    config.numAttrs = 2;
-  }
+  cudaLaunchAttribute cooperative{};
+  cooperative.id = cudaLaunchAttributeCooperative;
+  cooperative.val.cooperative = 1;
+  config.attrs = &cooperative;
+  config.numAttrs = plan.sk_tiles > 0 ? 1 : 0;
   // Whole-tile plans on the instantiation without the stream-K code (announcing is moot there).
-  const auto kernel = plan.sk_tiles == 0  ? wgmma_stream_k<Announce::released, Plans::whole_tiles>
-                      : plan.cluster > 1 ? wgmma_stream_k<Announce::released, Plans::cluster_shares>
-                                         : wgmma_stream_k<how, Plans::with_shares>;
+  const auto kernel = plan.sk_tiles > 0 ? wgmma_stream_k<how, Plans::with_shares>
+                                        : wgmma_stream_k<Announce::released, Plans::whole_tiles>;
   KL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, plan, a_map, b_map, c_map, partials, counters));
   if (!direct) copy_corner_back(c, c_pitch, args.c, s, stream);
 }

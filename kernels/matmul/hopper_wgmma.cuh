@@ -66,18 +66,6 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* m
       : "memory");
 }
 
-// ---- Clusters (rung 36's tiles shared within a cluster)
-
-__device__ __forceinline__ unsigned cluster_rank() {
-  unsigned rank = 0;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return rank;
-}
-// Every thread of every block of the cluster: what each did before is seen by all after.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-}
-
 // C's copy out (rung 35): a box of shared memory to global memory through the copy engine, in
 // the current bulk group; commit closes the group; wait_read waits until every committed group has
 // read its shared memory (the staging may be written again), wait_all until they are complete.

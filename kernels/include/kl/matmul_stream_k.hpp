@@ -43,7 +43,6 @@ struct Plan {
   int k_steps = 0;               // per tile: k / 64 rounded up
   int blocks = 0;                // the persistent grid
   int sk_tiles = 0;              // tiles 0 .. sk_tiles-1 are dealt out by k-step; the rest go whole
-  int cluster = 1;               // > 1: a tile's sharers form clusters of this many blocks
 
   KL_STREAM_K_HD int tiles() const { return tiles_m * tiles_n; }
   KL_STREAM_K_HD std::int64_t sk_steps() const { return static_cast<std::int64_t>(sk_tiles) * k_steps; }
@@ -122,14 +121,8 @@ class Pieces {
   bool fix_up_due_;
 };
 
-// The largest cluster of blocks a plan's sharers may form: a tile's partial sums then meet in the
-// sharers' shared memory instead of global memory.
-inline constexpr int max_cluster = 8;
-
 // The plan for C = A (m x k) B (k x n) on `resident` co-resident blocks (one an SM).
-// `cluster_fits(c, blocks)`: whether `blocks` blocks can all run at once in clusters of c.
-template <class ClusterFits>
-inline Plan plan_for(std::int64_t m, std::int64_t n, std::int64_t k, int resident, ClusterFits cluster_fits) {
+inline Plan plan_for(std::int64_t m, std::int64_t n, std::int64_t k, int resident) {
   Plan p;
   p.tiles_m = static_cast<int>((m + tile_m - 1) / tile_m);
   p.tiles_n = static_cast<int>((n + tile_n - 1) / tile_n);
@@ -151,16 +144,7 @@ inline Plan plan_for(std::int64_t m, std::int64_t n, std::int64_t k, int residen
   else
     p.blocks = static_cast<int>(std::min<std::int64_t>(resident, p.sk_steps() / min_block_steps));
   p.blocks = std::max(p.blocks, 1);
-  // Every tile shared by the same number of blocks, numbered together: they can form clusters, the
-  // largest that divides the sharers and lets every block run at once.
-  const int sharers = p.blocks / tiles;
-  if (p.blocks % tiles == 0)
-    for (int c = max_cluster; c >= 2 && p.cluster == 1; c /= 2)
-      if (sharers % c == 0 && cluster_fits(c, p.blocks)) p.cluster = c;
   return p;
-}
-inline Plan plan_for(std::int64_t m, std::int64_t n, std::int64_t k, int resident) {
-  return plan_for(m, n, k, resident, [](int, int) { return false; });
 }
 
 }  // namespace kl::matmul::stream_k
