@@ -199,13 +199,6 @@ const std::vector<Variant>& table() {
          "adding them in run order. Other shapes run rung 27's H100 kernel unchanged.",
          Role::teaching, {}},
         whole_tiles_from_sm80<split_k_tile>, launch_split_k}},
-      {{{"matmul", "last_round", seed003, "-",
-         "Beyond the seeds: rung 27's H100 configuration, the tiles of the full rounds whole, each tile "
-         "left over cut along k into a long piece for a slot the last round has and a short one for a "
-         "slot it leaves idle, and a second kernel adding the two. Where balancing the last round gains "
-         "less than the second kernel costs, or C fills under a round, it runs rung 28.",
-         Role::teaching, {}},
-        whole_tiles_from_sm80<last_round_tile>, launch_last_round}},
       {{{"matmul", "wmma_global", seed004, "-",
          "Beyond the seeds, tensor cores: WMMA, one warp per 16x16 tile of C multiplying 16x16x16 FP16 "
          "fragments loaded straight from global memory, FP32 accumulation. Other shapes run on "

@@ -7,9 +7,6 @@
 // operands are double-buffered in registers: step k+1's are loaded while step k's 64 FMAs run,
 // and the next tile's first step is loaded across the tile's single barrier.
 #pragma once
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
 
 #include "sgemm_cp_async.cuh"
 #include "sgemm_vector_access.cuh"
@@ -145,14 +142,27 @@ __device__ inline int2 block_coords() {
   }
 }
 
-// acc += this block's A (BM rows, `tiles` k tiles from A) times B (`tiles` k tiles from B, BN
-// columns): the copies' prologue, the main loop and the drain. A points at the block's first row
-// and first k, B at the first k row and the block's first column. On return every thread has
-// passed the main loop's last barrier, after its last read of shared memory, so the next call may
-// fill the stages again at once.
 template <class Cfg>
-__device__ inline void accumulate(float (&acc)[8][Cfg::TN], float* smem, const float* A, const float* B,
-                                           int N, int K, int tiles, int row0, int col0) {
+__global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
+    sgemm_prefetched(int M, int N, int K, const float* A, const float* B, float* C) {
+  extern __shared__ __align__(16) float smem[];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warpRow = warp / (Cfg::BN / Cfg::WN), warpCol = warp % (Cfg::BN / Cfg::WN);
+  const int row0 = warpRow * Cfg::WM + (lane / Cfg::lanes_n) * 4;  // rows row0+{0..3}, +WM/2
+  const int col0 = warpCol * Cfg::WN + (lane % Cfg::lanes_n) * 4;  // columns col0+{0..3} + g*group_step
+  const int2 block = block_coords<Cfg>();
+  A += std::ptrdiff_t{block.y} * Cfg::BM * K;
+  B += block.x * Cfg::BN;
+  C += std::ptrdiff_t{block.y} * Cfg::BM * N + block.x * Cfg::BN;
+  int tiles = K / Cfg::BK;
+  if constexpr (Cfg::SPLIT_K) {  // run blockIdx.z of gridDim.z (at least one tile each), its own partial C
+    const int run = static_cast<int>(blockIdx.z), runs = static_cast<int>(gridDim.z);
+    const int first = split_k::first_tile(tiles, run, runs);
+    tiles = split_k::first_tile(tiles, run + 1, runs) - first;
+    A += first * Cfg::BK;
+    B += std::ptrdiff_t{first} * Cfg::BK * N;
+    C += std::ptrdiff_t{run} * M * N;
+  }
   CopyPlan<Cfg> copies(A, B, N, K);
 
   // Prologue: tiles 0..STAGES-2 in flight, one commit group each (empty past the end, so that
@@ -167,10 +177,7 @@ __device__ inline void accumulate(float (&acc)[8][Cfg::TN], float* smem, const f
 
   Fragment<Cfg> frag[2];
   load_fragment<Cfg>(frag[0], smem, 0, row0, col0);
-#pragma unroll
-  for (int r = 0; r < 8; ++r)
-#pragma unroll
-    for (int c = 0; c < Cfg::TN; ++c) acc[r][c] = 0.0f;
+  float acc[8][Cfg::TN] = {};
   for (int t = 0; t < tiles; ++t) {
     // The slot of tile t-1 is free: every thread passed the barrier that followed its last read.
     const int next = t + Cfg::STAGES - 1;
@@ -191,87 +198,15 @@ __device__ inline void accumulate(float (&acc)[8][Cfg::TN], float* smem, const f
     }
   }
   cp_async::wait<0>();  // nothing may be left in flight when the block exits
-}
 
-// This thread's 8 x TN results into C, whose rows are `ldc` floats apart (C: the tile's corner).
-// This thread's 8 x TN results (acc) into C, whose rows are `ldc` floats apart (C: the tile's
-// corner). A macro, not a function: written through a __device__ function, the same stores made
-// ptxas address them differently in rung 27's kernel (16 more instructions), and that kernel's SASS
-// is the one measured and tuned; the macro leaves it byte-identical.
-#define KL_SGEMM_STORE_TILE(Cfg, acc, C, ldc, row0, col0)                                              \
-  _Pragma("unroll") for (int r_ = 0; r_ < 8; ++r_) {                                                    \
-    float* row_ = &(C)[std::ptrdiff_t{(row0) + (r_ / 4) * (Cfg::WM / 2) + r_ % 4} * (ldc)];             \
-    _Pragma("unroll") for (int g_ = 0; g_ < Cfg::groups_n; ++g_) store4(                                \
-        &row_[(col0) + g_ * Cfg::group_step],                                                            \
-        make_float4((acc)[r_][4 * g_], (acc)[r_][4 * g_ + 1], (acc)[r_][4 * g_ + 2], (acc)[r_][4 * g_ + 3])); \
+#pragma unroll
+  for (int r = 0; r < 8; ++r) {
+    float* row = &C[std::ptrdiff_t{row0 + (r / 4) * (Cfg::WM / 2) + r % 4} * N];
+#pragma unroll
+    for (int g = 0; g < Cfg::groups_n; ++g)
+      store4(&row[col0 + g * Cfg::group_step],
+             make_float4(acc[r][4 * g], acc[r][4 * g + 1], acc[r][4 * g + 2], acc[r][4 * g + 3]));
   }
-
-// The row and column within a block tile of this thread's first result (rows row0 + {0..3} and
-// + WM/2; columns col0 + {0..3} + g * group_step).
-template <class Cfg>
-__device__ inline int2 lane_origin() {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int warpRow = warp / (Cfg::BN / Cfg::WN), warpCol = warp % (Cfg::BN / Cfg::WN);
-  return make_int2(warpCol * Cfg::WN + (lane % Cfg::lanes_n) * 4, warpRow * Cfg::WM + (lane / Cfg::lanes_n) * 4);
-}
-
-// EXPERIMENT: per-block SM, start and end (first thread), for the last-round question.
-static __device__ unsigned long long kl_trace[3 * 65536];
-__device__ inline unsigned long long trace_now() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-__device__ inline unsigned trace_smid() {
-  unsigned s;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
-  return s;
-}
-static __device__ __noinline__ void trace_mark(int which) {
-  const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-  if (threadIdx.x != 0 || block >= 65536) return;
-  if (which == 0) kl_trace[3 * block] = trace_smid();
-  kl_trace[3 * block + 1 + which] = trace_now();
-}
-#define KL_TRACE_BEGIN() trace_mark(0);
-#define KL_TRACE_END() trace_mark(1);
-static void trace_dump(unsigned blocks) {
-  const char* path = std::getenv("KL_TRACE");
-  if (path == nullptr) return;
-  std::vector<unsigned long long> h(3 * static_cast<std::size_t>(blocks));
-  KL_CUDA_CHECK(cudaDeviceSynchronize());
-  KL_CUDA_CHECK(cudaMemcpyFromSymbol(h.data(), kl_trace, h.size() * 8));
-  std::FILE* f = std::fopen(path, "w");
-  for (unsigned b = 0; b < blocks; ++b) std::fprintf(f, "%u %llu %llu %llu\n", b, h[3 * b], h[3 * b + 1], h[3 * b + 2]);
-  std::fclose(f);
-}
-
-template <class Cfg>
-__global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
-    sgemm_prefetched(int M, int N, int K, const float* A, const float* B, float* C) {
-  KL_TRACE_BEGIN()
-  extern __shared__ __align__(16) float smem[];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int warpRow = warp / (Cfg::BN / Cfg::WN), warpCol = warp % (Cfg::BN / Cfg::WN);
-  const int row0 = warpRow * Cfg::WM + (lane / Cfg::lanes_n) * 4;  // rows row0+{0..3}, +WM/2
-  const int col0 = warpCol * Cfg::WN + (lane % Cfg::lanes_n) * 4;  // columns col0+{0..3} + g*group_step
-  const int2 block = block_coords<Cfg>();
-  A += std::ptrdiff_t{block.y} * Cfg::BM * K;
-  B += block.x * Cfg::BN;
-  C += std::ptrdiff_t{block.y} * Cfg::BM * N + block.x * Cfg::BN;
-  int tiles = K / Cfg::BK;
-  if constexpr (Cfg::SPLIT_K) {  // run blockIdx.z of gridDim.z (at least one tile each), its own partial C
-    const int run = static_cast<int>(blockIdx.z), runs = static_cast<int>(gridDim.z);
-    const int first = split_k::first_tile(tiles, run, runs);
-    tiles = split_k::first_tile(tiles, run + 1, runs) - first;
-    A += first * Cfg::BK;
-    B += std::ptrdiff_t{first} * Cfg::BK * N;
-    C += std::ptrdiff_t{run} * M * N;
-  }
-  float acc[8][Cfg::TN];
-  accumulate<Cfg>(acc, smem, A, B, N, K, tiles, row0, col0);
-  KL_SGEMM_STORE_TILE(Cfg, acc, C, N, row0, col0)
-  KL_TRACE_END()
 }
 
 template <class Cfg>

@@ -2,11 +2,9 @@
 // parses against the compiled candidates, lines pick per GPU model and class of shapes with the
 // GPU's every-shape line and then the default as fallbacks, bad lines are refused naming the
 // rule, and `tune --write` rewrites exactly one line. And rung 28 (matmul.split_k): it runs the
-// H100's line, and its rule for splitting k (kl/matmul_split_k.hpp); rung 29 (matmul.last_round):
-// its plan (kl/sgemm_last_round.hpp).
+// H100's line, and its rule for splitting k (kl/matmul_split_k.hpp).
 #include "kl/matmul.hpp"
 #include "kl/matmul_split_k.hpp"
-#include "kl/sgemm_last_round.hpp"
 #include "kl/sgemm_tuning.hpp"
 
 #include <gtest/gtest.h>
@@ -14,7 +12,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <vector>
 
 using namespace kl::matmul;
 
@@ -149,83 +146,6 @@ TEST(SplitK, TheKernelsIntArithmeticDoesNotOverflow) {
   for (int run : {0, 1, 263, 527, 528})
     EXPECT_EQ(split_k::first_tile<int>(k_tiles, run, runs), split_k::first_tile<std::int64_t>(k_tiles, run, runs));
   EXPECT_EQ(split_k::first_tile<int>(k_tiles, runs, runs), k_tiles);
-}
-
-// The H100's numbers again (528 block slots). 4096^3: 2048 tiles of 256 k tiles, 3 full rounds and
-// 464 tiles left over; 64 idle slots take the 464 short pieces, 8 at most each, so a long piece of
-// 229 k tiles (+2 for the piece's start and store) ends with eight short ones of 27 (+2 each).
-TEST(SgemmLastRound, ThePlanBalancesTheLastRoundOnTheH100) {
-  using sgemm_last_round::plan_for;
-  const sgemm_last_round::Plan p = plan_for(2048, 256, 132, 4);
-  EXPECT_EQ(p.whole, 1584);
-  EXPECT_EQ(p.left_over, 464);
-  EXPECT_EQ(p.long_k, 229);
-  EXPECT_EQ(p.blocks(), 1584 + 2 * 464);
-  EXPECT_EQ(sgemm_last_round::last_round(256, 229, 8), 232);
-  // 1024 x 8192 x 4096: one full round, 496 left over on 32 idle slots (16 short pieces a slot).
-  const sgemm_last_round::Plan skinny = plan_for(1024, 256, 132, 4);
-  EXPECT_EQ(skinny.whole, 528);
-  EXPECT_EQ(skinny.long_k, 243);
-  // 8192^3: 15 full rounds, 272 left over, 2 short pieces on the busiest idle slot.
-  EXPECT_EQ(plan_for(8192, 512, 132, 4).long_k, 342);
-  // No plan: under a round (2048^3: 512 tiles; 1024^3), no left-over (4224 x 4096: 2112 tiles),
-  // and a gain the fix-up would eat (4096 x 4096 x 1024: 64 k tiles, 5 gained).
-  EXPECT_EQ(plan_for(512, 128, 132, 4).left_over, 0);
-  EXPECT_EQ(plan_for(128, 64, 132, 4).left_over, 0);
-  EXPECT_EQ(plan_for(2112, 256, 132, 4).left_over, 0);
-  EXPECT_EQ(plan_for(2048, 64, 132, 4).left_over, 0);
-}
-
-TEST(SgemmLastRound, NoPlanForEmptyInputsOrWhereAnIndexWouldOverflow) {
-  using sgemm_last_round::plan_for;
-  EXPECT_EQ(plan_for(0, 64, 132, 4).left_over, 0);
-  EXPECT_EQ(plan_for(600, 1, 132, 4).left_over, 0) << "one k tile: nothing to cut";
-  EXPECT_EQ(plan_for(600, 64, 0, 4).left_over, 0);
-  EXPECT_EQ(plan_for(600, 64, 132, 0).left_over, 0);
-  EXPECT_EQ(plan_for(INT_MAX - 100, 64, 132, 4).left_over, 0) << "blocks past INT_MAX";
-  EXPECT_GT(plan_for(INT_MAX / 4 / 528 * 528 + 264, 64, 132, 4).left_over, 0);  // half a round left over
-}
-
-// The plan replayed on the host for many shapes: every k tile of every tile is computed by exactly
-// one block; a left-over tile's long and short pieces go to distinct buffers, the ones the fix-up
-// reads; and, with the blocks handed out in index order to the first free slot (each taking its k
-// tiles plus the piece overhead), the last block ends earlier than rung 27's whole tiles would by
-// more than the fix-up costs, which is the plan's reason to exist.
-TEST(SgemmLastRound, EveryKTileIsComputedOnceAndTheLastRoundEndsSooner) {
-  int plans = 0;
-  for (std::int64_t tiles : {528, 529, 700, 792, 1000, 1024, 1500, 2048, 4000, 8192})
-    for (std::int64_t k_tiles : {2, 5, 16, 17, 20, 64, 256, 512})
-      for (std::int64_t slots_per_sm : {1, 4}) {
-        const sgemm_last_round::Plan p = sgemm_last_round::plan_for(tiles, k_tiles, 132, slots_per_sm);
-        if (p.left_over == 0) continue;
-        ++plans;
-        const std::string where = std::to_string(tiles) + " tiles of " + std::to_string(k_tiles) + " k tiles, " +
-                                  std::to_string(slots_per_sm) + " a slot";
-        std::vector<int> computed(static_cast<std::size_t>(tiles * k_tiles), 0);
-        std::vector<int> buffer_uses(static_cast<std::size_t>(2 * p.left_over), 0);
-        std::vector<std::int64_t> slot_free(static_cast<std::size_t>(132 * slots_per_sm), 0);
-        for (int b = 0; b < p.blocks(); ++b) {
-          const sgemm_last_round::Plan::Piece piece = p.piece(b);
-          ASSERT_GE(piece.count, 1) << where << ", block " << b;
-          for (int k = piece.first; k < piece.first + piece.count; ++k)
-            ++computed[static_cast<std::size_t>(piece.tile * p.k_tiles + k)];
-          if (piece.tile < p.whole) {
-            EXPECT_EQ(piece.buffer, -1) << where << ": a whole tile goes to C";
-          } else {
-            const int j = piece.tile - p.whole;
-            EXPECT_EQ(piece.buffer, piece.first == 0 ? j : p.left_over + j) << where << ", block " << b;
-            ++buffer_uses[static_cast<std::size_t>(piece.buffer)];
-          }
-          auto slot = std::min_element(slot_free.begin(), slot_free.end());
-          *slot += piece.count + sgemm_last_round::piece_overhead;
-        }
-        for (std::size_t i = 0; i < computed.size(); ++i) ASSERT_EQ(computed[i], 1) << where << ", k tile " << i;
-        for (int n : buffer_uses) EXPECT_EQ(n, 1) << where;
-        const std::int64_t slots = 132 * slots_per_sm;
-        const std::int64_t rung_27 = (tiles + slots - 1) / slots * (k_tiles + sgemm_last_round::piece_overhead);
-        EXPECT_LT(*std::max_element(slot_free.begin(), slot_free.end()) + sgemm_last_round::fixup_cost, rung_27) << where;
-      }
-  EXPECT_GT(plans, 20) << "too few of the drawn shapes made a plan to test it";
 }
 
 TEST(SgemmTuning, BadLinesNameTheRule) {
