@@ -71,9 +71,7 @@ __device__ inline std::ptrdiff_t tile_corner(int tile, int N) {
 // The item this block computes: the next of the list of the SM it runs on, or, that list done,
 // of the next SM's that has one left (thread 0 claims into `claimed`; the block reads it after the
 // barrier). The grid has as many blocks as the lists have items, so every claim finds one.
-// Each list's cursor counts items taken from its front (low 32 bits: by blocks on its SM) and from
-// its back (high 32 bits: by blocks on other SMs, which so take its last, smallest items).
-__device__ inline void claim_item(const Plan& plan, unsigned long long* cursors, int2& claimed) {
+__device__ inline void claim_item(const Plan& plan, unsigned* cursors, int2& claimed) {
   if (threadIdx.x == 0) {
     unsigned smid;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
@@ -81,10 +79,9 @@ __device__ inline void claim_item(const Plan& plan, unsigned long long* cursors,
     claimed = make_int2(-1, 0);
     for (int d = 0; d < plan.sms; ++d) {
       const int s = (home + d) % plan.sms;
-      const unsigned long long old = atomicAdd(cursors + s, d == 0 ? 1ull : 1ull << 32);
-      const int front = static_cast<int>(old & 0xffffffffu), back = static_cast<int>(old >> 32), n = plan.items(s);
-      if (front + back < n) {
-        claimed = make_int2(s, d == 0 ? front : n - 1 - back);
+      const int i = static_cast<int>(atomicAdd(cursors + s, 1u));
+      if (i < plan.items(s)) {
+        claimed = make_int2(s, i);
         break;
       }
     }
@@ -96,7 +93,7 @@ __device__ inline void claim_item(const Plan& plan, unsigned long long* cursors,
 // One block, one item (Plan::item): a whole tile into C, or a piece into its buffer.
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
-    sgemm_sm_balanced(int N, int K, const float* A, const float* B, float* C, float* pieces, unsigned long long* cursors,
+    sgemm_sm_balanced(int N, int K, const float* A, const float* B, float* C, float* pieces, unsigned* cursors,
                       Plan plan) {
   extern __shared__ __align__(16) float smem[];
   const int2 origin = lane_origin<Cfg>();
@@ -160,9 +157,8 @@ void launch_sm_balanced_or_rung_28(int m, int n, int k, const float* a, const fl
   for (int s = 0; s < plan.sms; ++s) blocks += plan.items(s);
   const std::size_t bytes = std::size_t{2} * static_cast<std::size_t>(plan.sms) * Tiles::BM * Tiles::BN * 4;
   auto* pieces = static_cast<float*>(scratch(ScratchSlot::sm_balanced_pieces, bytes));
-  auto* cursors = static_cast<unsigned long long*>(
-      scratch(ScratchSlot::sm_balanced_cursors, static_cast<std::size_t>(plan.sms) * 8));
-  KL_CUDA_CHECK(cudaMemsetAsync(cursors, 0, static_cast<std::size_t>(plan.sms) * 8, stream));
+  auto* cursors = static_cast<unsigned*>(scratch(ScratchSlot::sm_balanced_cursors, static_cast<std::size_t>(plan.sms) * 4));
+  KL_CUDA_CHECK(cudaMemsetAsync(cursors, 0, static_cast<std::size_t>(plan.sms) * 4, stream));
   prefetched::sgemm_sm_balanced<Tiles><<<static_cast<unsigned>(blocks), Tiles::threads, Tiles::shared_bytes, stream>>>(
       n, k, a, b, c, pieces, cursors, plan);
   KL_CUDA_CHECK(cudaGetLastError());
