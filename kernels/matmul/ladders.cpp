@@ -18,7 +18,6 @@ const std::vector<LadderRung>& sgemm_ladder() {
                 "0.66 -> 0.37 per issue, issue slots 80% -> 86%, FMA pipe 71% -> 79% (cuBLAS: 90% and 80%)"},
       {"split_k", "at 4096^3 rung 27's kernel (2048 tiles, no split); at 512x512x8192 32 tiles -> 512 blocks of 32 k "
                   "tiles: ncu 416 -> 95 us plus 8.8 us adding the partials, SM throughput 17% -> 79%"},
-      {"sm_balanced", "candidate, not kept: ncu 2.83-2.85 ms at 4096^3 against 2.78 (issue 85.3% against 86.4%); equal work per SM did not make the SMs end together"},
   };
   return rungs;
 }

@@ -199,14 +199,6 @@ const std::vector<Variant>& table() {
          "adding them in run order. Other shapes run rung 27's H100 kernel unchanged.",
          Role::teaching, {}},
         whole_tiles_from_sm80<split_k_tile>, launch_split_k}},
-      {{{"matmul", "sm_balanced", seed003, "-",
-         "Beyond the seeds: rung 27's H100 configuration with the work planned per SM: every SM the same "
-         "number of whole tiles, then an equal segment of the tiles left over, end to end by k tile; each "
-         "block claims the next item of the SM it runs on, and a second kernel adds the pieces of tiles "
-         "that segments share, in SM order. Where the busiest SM gains less than the second kernel "
-         "costs, or C gives each SM under a round of tiles, it runs rung 28.",
-         Role::teaching, {}},
-        whole_tiles_from_sm80<sm_balanced_tile>, launch_sm_balanced}},
       {{{"matmul", "wmma_global", seed004, "-",
          "Beyond the seeds, tensor cores: WMMA, one warp per 16x16 tile of C multiplying 16x16x16 FP16 "
          "fragments loaded straight from global memory, FP32 accumulation. Other shapes run on "

@@ -372,41 +372,6 @@ TEST(MatmulSplitK, TheRuleSplitsOnlyWhereSmsWouldBeIdle) {
   EXPECT_EQ(split_k_runs({64, 128, 64}), 1) << "4 k tiles: too shallow to split";
 }
 
-// Rung 29 plans the work per SM (kl/sgemm_sm_balanced.hpp): whole tiles on every SM, then equal
-// segments of the tiles left over, claimed by the blocks on each SM. The shapes are made from this
-// GPU's SMs (4 blocks each of the 64 x 128 tile, the H100's occupancy) so that its plan applies: a
-// round and an eighth with k = 2048 (segments of about half a tile, crossing tile edges), and two
-// rounds and a quarter with the sides off the tile and k = 1000 (63 k tiles). Small integers:
-// bit-exact however the items fall. Random data: within the bound and the same bits twice (shared
-// tiles' pieces added in SM order). A shape whose plan does not apply here is reported and left
-// out; at least one must apply.
-TEST(MatmulSmBalanced, EveryItemIsClaimedOnceAndSharedTilesAreAddedInOneOrder) {
-  const Variant& v = variant("sm_balanced");
-  if (!v.supports({64, 128, 16})) GTEST_SKIP() << v.unsupported({64, 128, 16});
-  const std::int64_t slots = 4 * std::int64_t{kl::device_facts().sm_count};
-  const std::int64_t tile_columns = 8, n = 128 * tile_columns;  // C of 8 tile columns
-  auto rows_for = [&](std::int64_t tiles) { return 64 * ((tiles + tile_columns - 1) / tile_columns); };
-  const std::vector<Shape> shapes =
-      kl::sanitizer_small_mode()
-          ? std::vector<Shape>{{rows_for(slots + slots / 8) - 5, n - 3, 2041}}
-          : std::vector<Shape>{{rows_for(slots + slots / 8), n, 2048}, {rows_for(2 * slots + slots / 4) - 5, n - 3, 1000}};
-  int applied = 0;
-  for (const Shape& shape : shapes) {
-    const std::string where = shape_text(shape);
-    const kl::matmul::sgemm_sm_balanced::Plan plan = sm_balanced_plan(shape);
-    if (plan.sms == 0) {
-      std::cout << where << ": the plan does not apply on this GPU, left out\n";
-      continue;
-    }
-    ++applied;
-    const Inputs exact = make_inputs(shape, Data::small_integers, 29), random = make_inputs(shape, Data::random, 30);
-    expect_exact_against(v, shape, exact, expected_elements(exact, shape, InputPrecision::fp32), where);
-    const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp32);
-    expect_within_bound_twice_in_the_same_bits(v, shape, random, random_want, where);
-  }
-  EXPECT_GT(applied, 0) << "no shape made a plan on this GPU: nothing of the pieced path was tested";
-}
-
 // Rung 36's planted twin (relaxed, unfenced announcement of a partial): a memory-model bug the
 // H100 does not show. It passes where the rung does (shapes whose tiles are shared), as every
 // sanitizer run of this binary shows too; kl.expect.perturb-relaxed-partial-announce asserts that

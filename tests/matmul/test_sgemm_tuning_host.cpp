@@ -2,11 +2,9 @@
 // parses against the compiled candidates, lines pick per GPU model and class of shapes with the
 // GPU's every-shape line and then the default as fallbacks, bad lines are refused naming the
 // rule, and `tune --write` rewrites exactly one line. And rung 28 (matmul.split_k): it runs the
-// H100's line, and its rule for splitting k (kl/matmul_split_k.hpp); rung 29 (matmul.sm_balanced):
-// its plan (kl/sgemm_sm_balanced.hpp).
+// H100's line, and its rule for splitting k (kl/matmul_split_k.hpp).
 #include "kl/matmul.hpp"
 #include "kl/matmul_split_k.hpp"
-#include "kl/sgemm_sm_balanced.hpp"
 #include "kl/sgemm_tuning.hpp"
 
 #include <gtest/gtest.h>
@@ -14,7 +12,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <vector>
 
 using namespace kl::matmul;
 
@@ -149,94 +146,6 @@ TEST(SplitK, TheKernelsIntArithmeticDoesNotOverflow) {
   for (int run : {0, 1, 263, 527, 528})
     EXPECT_EQ(split_k::first_tile<int>(k_tiles, run, runs), split_k::first_tile<std::int64_t>(k_tiles, run, runs));
   EXPECT_EQ(split_k::first_tile<int>(k_tiles, runs, runs), k_tiles);
-}
-
-// The H100's numbers again (132 SMs, 4 blocks each). 4096^3: 2048 tiles of 256 k tiles; rung 27's
-// busiest SMs compute 16 tiles, here every SM 15 whole ones and a segment of the 68 left over:
-// 17408 k tiles end to end, 131 or 132 an SM, one or two pieces.
-TEST(SgemmSmBalanced, ThePlanGivesEverySmTheSameWorkOnTheH100) {
-  using sgemm_sm_balanced::plan_for;
-  const sgemm_sm_balanced::Plan p = plan_for(2048, 256, 132, 4);
-  EXPECT_EQ(p.sms, 132);
-  EXPECT_EQ(p.whole, 15);
-  EXPECT_EQ(p.first_left_over(), 1980);
-  EXPECT_EQ(p.left_over_k(), 68 * 256);
-  EXPECT_EQ(p.segment(1), 131);
-  EXPECT_EQ(p.items(0), 16) << "15 whole tiles and the start of left-over tile 0";
-  EXPECT_EQ(p.item(0, 15).tile, 1980);
-  EXPECT_EQ(p.item(0, 15).count, 131);
-  // 1024 x 8192 x 4096 (1024 tiles: rung 27's busiest SMs 8) and 8192^3 (8192: 63).
-  EXPECT_EQ(plan_for(1024, 256, 132, 4).whole, 7);
-  EXPECT_EQ(plan_for(8192, 512, 132, 4).whole, 62);
-  // No plan: under a round of whole tiles (2048^3: 512 tiles, 3 an SM; 1024^3), tiles that divide
-  // evenly (4224 x 4096: 2112 = 16 an SM), and a gain the fix-up would eat (4096 x 4096 x 1024).
-  EXPECT_EQ(plan_for(512, 128, 132, 4).sms, 0);
-  EXPECT_EQ(plan_for(128, 64, 132, 4).sms, 0);
-  EXPECT_EQ(plan_for(2112, 256, 132, 4).sms, 0);
-  EXPECT_EQ(plan_for(2048, 64, 132, 4).sms, 0);
-}
-
-TEST(SgemmSmBalanced, NoPlanForEmptyInputsOrWhereAnIndexWouldOverflow) {
-  using sgemm_sm_balanced::plan_for;
-  EXPECT_EQ(plan_for(0, 64, 132, 4).sms, 0);
-  EXPECT_EQ(plan_for(600, 0, 132, 4).sms, 0);
-  EXPECT_EQ(plan_for(600, 64, 0, 4).sms, 0);
-  EXPECT_EQ(plan_for(600, 64, 132, 0).sms, 0);
-  EXPECT_EQ(plan_for(2000, INT_MAX / 1000, 132, 4).sms, 0) << "k tiles end to end past INT_MAX";
-  EXPECT_GT(plan_for(2000, INT_MAX / 4000, 132, 4).sms, 0);
-}
-
-// The plan replayed on the host for many shapes: every k tile of every tile is computed by exactly
-// one item of one SM's list; a piece of a tile that segments share goes to a buffer no other piece
-// uses, the one the fix-up reads for that SM (Plan::buffer_of), and the fix-up's sharers (less
-// those with an empty segment) are exactly the SMs whose pieces touch the tile; and the busiest SM's work (its items' k tiles, each piece
-// costing piece_overhead more) is below rung 27's busiest SM's by more than the fix-up costs.
-TEST(SgemmSmBalanced, EveryKTileIsComputedOnceAndTheBusiestSmHasLessWork) {
-  int plans = 0;
-  for (std::int64_t tiles : {528, 529, 600, 700, 1000, 1024, 1088, 1500, 2048, 4000, 8192})
-    for (std::int64_t k_tiles : {1, 5, 16, 63, 64, 128, 256, 512})
-      for (std::int64_t sms : {132, 100}) {
-        const sgemm_sm_balanced::Plan p = sgemm_sm_balanced::plan_for(tiles, k_tiles, sms, 4);
-        if (p.sms == 0) continue;
-        ++plans;
-        const std::string where = std::to_string(tiles) + " tiles of " + std::to_string(k_tiles) + " k tiles, " +
-                                  std::to_string(sms) + " SMs";
-        std::vector<int> computed(static_cast<std::size_t>(tiles * k_tiles), 0);
-        std::vector<int> buffer_uses(static_cast<std::size_t>(2 * sms), 0);
-        std::vector<std::vector<int>> touched(static_cast<std::size_t>(tiles));  // SMs with a piece of each tile
-        std::int64_t busiest = 0;
-        for (int s = 0; s < p.sms; ++s) {
-          std::int64_t work = 0;
-          for (int i = 0; i < p.items(s); ++i) {
-            const sgemm_sm_balanced::Plan::Piece piece = p.item(s, i);
-            ASSERT_GE(piece.count, 1) << where << ", SM " << s << " item " << i;
-            for (int k = piece.first; k < piece.first + piece.count; ++k)
-              ++computed[static_cast<std::size_t>(piece.tile * p.k_tiles + k)];
-            touched[static_cast<std::size_t>(piece.tile)].push_back(s);
-            if (piece.buffer >= 0) {
-              EXPECT_EQ(piece.buffer, p.buffer_of(s, piece.tile - p.first_left_over())) << where << ", SM " << s;
-              ++buffer_uses[static_cast<std::size_t>(piece.buffer)];
-            } else {
-              EXPECT_EQ(piece.count, p.k_tiles) << where << ": only a whole tile goes to C";
-            }
-            work += piece.count + sgemm_sm_balanced::piece_overhead;
-          }
-          busiest = std::max(busiest, work);
-        }
-        for (std::size_t i = 0; i < computed.size(); ++i) ASSERT_EQ(computed[i], 1) << where << ", k tile " << i;
-        for (int n : buffer_uses) EXPECT_LE(n, 1) << where;
-        for (int u = 0; u < p.tiles - p.first_left_over(); ++u) {
-          const std::vector<int>& sms_of = touched[static_cast<std::size_t>(p.first_left_over() + u)];
-          EXPECT_EQ(sms_of.front(), p.first_sharer(u)) << where << ", left-over tile " << u;
-          EXPECT_EQ(sms_of.back(), p.last_sharer(u)) << where << ", left-over tile " << u;
-          int holders = 0;
-          for (int sm = p.first_sharer(u); sm <= p.last_sharer(u); ++sm) holders += !p.idle(sm);
-          EXPECT_EQ(static_cast<int>(sms_of.size()), holders) << where;
-        }
-        const std::int64_t rung_27 = (tiles + sms - 1) / sms * (k_tiles + sgemm_sm_balanced::piece_overhead);
-        EXPECT_LT(busiest + sgemm_sm_balanced::fixup_cost, rung_27) << where;
-      }
-  EXPECT_GT(plans, 20) << "too few of the drawn shapes made a plan to test it";
 }
 
 TEST(SgemmTuning, BadLinesNameTheRule) {
