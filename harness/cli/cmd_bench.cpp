@@ -26,7 +26,7 @@ namespace {
 void print_result(std::ostream& out, const bench::Result& r, const char* prefix) {
   out << prefix << r.key() << ": " << bench::sig3(r.value) << " " << r.metric << ", median "
       << bench::fixed(r.median_ms, 3) << " ms (" << bench::fixed(r.min_ms, 3) << ".." << bench::fixed(r.max_ms, 3)
-      << ", " << r.reps << " reps), " << bench::sig3(100 * r.ratio()) << "% of " << r.ceiling << "\n";
+      << ", " << r.reps << " reps), " << bench::percent(r.ratio()) << " of " << r.ceiling << "\n";
 }
 
 // Measures one case and holds it against the roofline (a HarnessError ends the bench, exit 1).

@@ -40,9 +40,10 @@ std::vector<Reread> reread_against(const Ceiling& c, std::vector<Result>& result
 }
 
 std::string reread_text(const Reread& moved) {
-  const std::string was = sig3(100 * moved.was), now = sig3(100 * moved.now);
+  // percent() is how the case line printed the ratio (cmd_bench.cpp): "was" is exactly that text.
+  const std::string was = percent(moved.was), now = percent(moved.now);
   if (was == now) return "";
-  return moved.key + ": " + now + "% of " + moved.ceiling + " (printed above: " + was + "%)";
+  return moved.key + ": " + now + " of " + moved.ceiling + " (printed above: " + was + ")";
 }
 
 std::string readings_text(const Ceiling& c) {
