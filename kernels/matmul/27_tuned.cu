@@ -34,9 +34,11 @@ Candidate candidate(const char* name) {
 }
 
 // Names: BMxBNxBK_wWMxWN_tTN_sSTAGES_ORDER_gGROUP (block tile, warp tile, columns per lane,
-// pipeline stages, FMA order, rasterisation group; sgemm_prefetched.cuh says what each does).
+// pipeline stages, FMA order, rasterisation group), and _c1 where C is stored a float at a time
+// instead of float4s (sgemm_prefetched.cuh says what each does).
 const std::vector<Candidate>& candidates() {
   using enum prefetched::FmaOrder;
+  using enum prefetched::CStores;
   static const std::vector<Candidate> list = {
       candidate<Config<128, 128, 8, 32, 64, 2>>("128x128x8_w32x64_t8_s2_rows_g0"),
       candidate<Config<128, 128, 8, 32, 64, 3>>("128x128x8_w32x64_t8_s3_rows_g0"),
@@ -54,10 +56,22 @@ const std::vector<Candidate>& candidates() {
       candidate<Config<64, 128, 16, 32, 64, 3>>("64x128x16_w32x64_t8_s3_rows_g0"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, cols>>("64x128x16_w32x64_t8_s3_cols_g0"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, snake>>("64x128x16_w32x64_t8_s3_snake_g0"),
-      candidate<prefetched::H100Tuned>(prefetched::h100_tuned_name),
+      candidate<Config<64, 128, 16, 32, 64, 3, 8, interleaved>>("64x128x16_w32x64_t8_s3_interleaved_g0"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, rows, 8>>("64x128x16_w32x64_t8_s3_rows_g8"),
       candidate<Config<64, 128, 16, 32, 64, 3, 8, cols, 8>>("64x128x16_w32x64_t8_s3_cols_g8"),
       candidate<Config<64, 128, 16, 32, 64, 4>>("64x128x16_w32x64_t8_s4_rows_g0"),
+      candidate<Config<64, 128, 16, 32, 64, 3, 8, rows, 0, false, scalars>>("64x128x16_w32x64_t8_s3_rows_g0_c1"),
+      candidate<Config<64, 128, 16, 32, 64, 3, 8, cols, 0, false, scalars>>("64x128x16_w32x64_t8_s3_cols_g0_c1"),
+      candidate<Config<64, 128, 16, 32, 64, 3, 8, snake, 0, false, scalars>>("64x128x16_w32x64_t8_s3_snake_g0_c1"),
+      candidate<Config<64, 128, 16, 32, 64, 3, 8, interleaved, 0, false, scalars>>(
+          "64x128x16_w32x64_t8_s3_interleaved_g0_c1"),
+      candidate<Config<64, 128, 16, 32, 64, 4, 8, interleaved, 0, false, scalars>>(
+          "64x128x16_w32x64_t8_s4_interleaved_g0_c1"),
+      candidate<prefetched::H100Tuned>(prefetched::h100_tuned_name),
+      candidate<Config<64, 128, 16, 32, 64, 4, 8, snake_cols, 0, false, scalars>>(
+          "64x128x16_w32x64_t8_s4_snakecols_g0_c1"),
+      candidate<Config<64, 128, 16, 32, 64, 4, 8, snake, 8, false, scalars>>("64x128x16_w32x64_t8_s4_snake_g8_c1"),
+      candidate<Config<128, 128, 16, 32, 64, 3, 8, snake, 0, false, scalars>>("128x128x16_w32x64_t8_s3_snake_g0_c1"),
       candidate<Config<64, 128, 16, 32, 64, 4, 8, cols>>("64x128x16_w32x64_t8_s4_cols_g0"),
       candidate<Config<64, 128, 32, 32, 64, 2>>("64x128x32_w32x64_t8_s2_rows_g0"),
       candidate<Config<64, 64, 16, 32, 64, 3>>("64x64x16_w32x64_t8_s3_rows_g0"),

@@ -30,7 +30,8 @@ namespace {
 
 using WholeTiles = prefetched::H100Tuned;
 using SplitTiles = prefetched::Config<WholeTiles::BM, WholeTiles::BN, WholeTiles::BK, WholeTiles::WM, WholeTiles::WN,
-                                      WholeTiles::STAGES, WholeTiles::TN, WholeTiles::ORDER, WholeTiles::GROUP, true>;
+                                      WholeTiles::STAGES, WholeTiles::TN, WholeTiles::ORDER, WholeTiles::GROUP, true,
+                                      WholeTiles::STORES>;
 
 // The GPU's SMs and how many blocks of the whole-tile kernel an SM holds, per device.
 struct Occupancy {

@@ -26,7 +26,17 @@ enum class FmaOrder {
   cols,         // for each column c, every row r: consecutive FMAs share B(c)
   snake,        // rows, every other row walked backwards: the row change shares B(c) too
   interleaved,  // cols, the rows in the order 0 4 1 5 2 6 3 7: A's two float4 loads alternate
+  snake_cols,   // cols, every other column walked upwards: the column change shares A(r) too
 };
+
+// How a lane writes its 8 x TN results to C. float4s: four columns a store, so ptxas must keep
+// every four accumulators of a row in four consecutive registers, and accumulator (r, c) lands in
+// register bank c % 4, the bank of B(c) (a fragment is float4 loads too): wherever the reuse cache
+// does not serve B(c), the FMA reads two registers of one bank. scalars: one store an element,
+// four times the epilogue's stores, and ptxas places the accumulators where it likes; on the
+// H100 the tuned tile's FMAs read a third as many registers twice (docs/SGEMM_LADDER.md, "C
+// stored a float at a time").
+enum class CStores { float4s, scalars };
 
 // A lane computes 8 x TN results: rows in 2 groups of 4 (WM/2 apart), columns in TN/4 groups of
 // 4 (4 * lanes_n apart), so a quarter-warp's B loads are contiguous and its A loads one broadcast.
@@ -37,12 +47,13 @@ enum class FmaOrder {
 // launch_split_k adds up. (A flag, not a branch on gridDim.z: the whole-tile kernels' code stays
 // what it was.)
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int TN_ = 8, FmaOrder ORDER_ = FmaOrder::rows,
-          int GROUP_ = 0, bool SPLIT_K_ = false>
+          int GROUP_ = 0, bool SPLIT_K_ = false, CStores STORES_ = CStores::float4s>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_, TN = TN_;
   static constexpr FmaOrder ORDER = ORDER_;
   static constexpr int GROUP = GROUP_;
   static constexpr bool SPLIT_K = SPLIT_K_;
+  static constexpr CStores STORES = STORES_;
   static constexpr int lanes_n = WN / TN, lanes_m = WM / 8;  // lanes of a warp
   static constexpr int groups_n = TN / 4, group_step = 4 * lanes_n;
   static constexpr int threads = (BM / WM) * (BN / WN) * 32;
@@ -125,6 +136,7 @@ __device__ inline void outer_product(float (&acc)[8][Cfg::TN], const Fragment<Cf
     if constexpr (Cfg::ORDER == FmaOrder::cols) r = i % 8, c = i / 8;
     if constexpr (Cfg::ORDER == FmaOrder::snake) c = r % 2 ? Cfg::TN - 1 - c : c;
     if constexpr (Cfg::ORDER == FmaOrder::interleaved) r = i % 8 / 2 + i % 2 * 4, c = i / 8;
+    if constexpr (Cfg::ORDER == FmaOrder::snake_cols) c = i / 8, r = c % 2 ? 7 - i % 8 : i % 8;
     acc[r][c] += f.a[r] * f.b[c];
   }
 }
@@ -204,8 +216,13 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
     float* row = &C[std::ptrdiff_t{row0 + (r / 4) * (Cfg::WM / 2) + r % 4} * N];
 #pragma unroll
     for (int g = 0; g < Cfg::groups_n; ++g)
-      store4(&row[col0 + g * Cfg::group_step],
-             make_float4(acc[r][4 * g], acc[r][4 * g + 1], acc[r][4 * g + 2], acc[r][4 * g + 3]));
+      if constexpr (Cfg::STORES == CStores::scalars) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) row[col0 + g * Cfg::group_step + e] = acc[r][4 * g + e];
+      } else {
+        store4(&row[col0 + g * Cfg::group_step],
+               make_float4(acc[r][4 * g], acc[r][4 * g + 1], acc[r][4 * g + 2], acc[r][4 * g + 3]));
+      }
   }
 }
 
