@@ -1,0 +1,81 @@
+// The plan of the SGEMM ladder's rung 29 (matmul.sgemm_stream_k, kernels/matmul/29_sgemm_stream_k.cu):
+// which block computes which k tiles of which tile of C. The kernel, its fix-up and the host
+// tests (kl.matmul.tuning.host) all read it from here: one arithmetic.
+//
+// Rung 27 gives each block one tile of C. Blocks run in rounds of one block a slot (132 SMs x 4
+// slots on the H100), and a round takes as long whether its slots are all busy or not: 4096^3 is
+// 2048 tiles, 3.88 rounds, and takes as long as 4224 x 4096 x 4096, 4.00 rounds (ncu, 2.78 ms
+// both), so the last round's idle slots cost 3%. Here one block a slot computes whole tiles in
+// `whole_rounds` rounds (block b: tiles b, b + slots, ...: the tiles of a round are neighbours in
+// C, as rung 27's are), then the tiles left over (fewer than the slots) are dealt out as
+// equal shares of their k tiles, `share` each, over `sharers` blocks: every block ends at about the
+// same moment. A share may start or end inside a tile; such a piece goes to a buffer of its own
+// (at most two a block: its first segment and its last), and a second kernel adds the pieces of
+// each shared tile in block order, so C's bits do not depend on timing.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#if defined(__CUDACC__)
+#define KL_SGEMM_STREAM_K_HD __host__ __device__
+#else
+#define KL_SGEMM_STREAM_K_HD
+#endif
+
+namespace kl::matmul::sgemm_stream_k {
+
+// A share keeps at least this many k tiles: enough to fill the copy pipeline and pay for its piece.
+inline constexpr int min_share = 8;
+
+struct Plan {
+  int tiles = 0;         // C's tiles, in row-major order
+  int k_tiles = 0;       // k tiles a tile
+  int blocks = 0;        // blocks launched (0: this plan does not apply; the rung runs rung 28)
+  int whole_rounds = 0;  // rounds in which every one of `blocks` computes a whole tile
+  int sharers = 0;       // blocks 0 .. sharers-1 also take a share of the tiles left over
+  int share = 0;         // k tiles a share (the last sharer's may be shorter)
+
+  KL_SGEMM_STREAM_K_HD constexpr int first_left_over() const { return whole_rounds * blocks; }
+  KL_SGEMM_STREAM_K_HD constexpr int left_over_k_tiles() const { return (tiles - first_left_over()) * k_tiles; }
+  // The first k tile, in the left-over tiles' k tiles end to end, of block b's share.
+  KL_SGEMM_STREAM_K_HD constexpr int share_begin(int b) const { return b * share; }
+  KL_SGEMM_STREAM_K_HD constexpr int share_end(int b) const {
+    const int end = share_begin(b) + share;
+    return end < left_over_k_tiles() ? end : left_over_k_tiles();
+  }
+  // The sharers of left-over tile j (0-based among the left-over tiles): first..last, in order.
+  KL_SGEMM_STREAM_K_HD constexpr int first_sharer(int j) const { return j * k_tiles / share; }
+  KL_SGEMM_STREAM_K_HD constexpr int last_sharer(int j) const { return ((j + 1) * k_tiles - 1) / share; }
+  // Which of block b's two piece buffers holds its part of left-over tile j: the first (0) when j is
+  // the tile its share starts in, else the second (1).
+  KL_SGEMM_STREAM_K_HD constexpr int piece_of(int b, int j) const { return j == share_begin(b) / k_tiles ? 0 : 1; }
+};
+
+// The plan for `tiles` tiles of C of `k_tiles` k tiles each, on a GPU of `sms` SMs holding
+// `blocks_per_sm` blocks each. It applies (blocks > 0) where whole tiles would fill at least half
+// the slots (fewer go to rung 28's split-K rule), the last round of whole tiles would be at most
+// 95% full (fuller, the round's idle slots cost less than the pieces), and every index, a share
+// past the last included, fits an int.
+constexpr Plan plan_for(std::int64_t tiles, std::int64_t k_tiles, std::int64_t sms, std::int64_t blocks_per_sm) {
+  Plan p;
+  const std::int64_t slots = sms * blocks_per_sm;
+  if (tiles <= 0 || k_tiles <= 0 || sms <= 0 || blocks_per_sm <= 0) return p;
+  if (2 * tiles < slots || 2 * tiles * k_tiles > std::numeric_limits<int>::max()) return p;
+  const std::int64_t left_over = tiles % slots;
+  if (left_over == 0 || 20 * left_over > 19 * slots) return p;
+  const std::int64_t left_over_k = left_over * k_tiles;
+  const std::int64_t sharers = std::min(slots, left_over_k / min_share);
+  if (sharers < 2) return p;
+  const std::int64_t share = (left_over_k + sharers - 1) / sharers;
+  p.tiles = static_cast<int>(tiles);
+  p.k_tiles = static_cast<int>(k_tiles);
+  p.whole_rounds = static_cast<int>(tiles / slots);
+  p.sharers = static_cast<int>((left_over_k + share - 1) / share);  // no sharer left without k tiles
+  p.share = static_cast<int>(share);
+  p.blocks = p.whole_rounds > 0 ? static_cast<int>(slots) : p.sharers;
+  return p;
+}
+
+}  // namespace kl::matmul::sgemm_stream_k
