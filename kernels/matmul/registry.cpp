@@ -199,13 +199,6 @@ const std::vector<Variant>& table() {
          "adding them in run order. Other shapes run rung 27's H100 kernel unchanged.",
          Role::teaching, {}},
         whole_tiles_from_sm80<split_k_tile>, launch_split_k}},
-      {{{"matmul", "stream_k", seed003, "-",
-         "Beyond the seeds: rung 27's H100 configuration, one block a slot: whole tiles in the rounds "
-         "that fill every slot, the tiles left over dealt out as equal shares of their k tiles, and a "
-         "second kernel adding the shared tiles' pieces in block order. Where the last round would be "
-         "over 95% full, or C fills under half the slots, it runs rung 28.",
-         Role::teaching, {}},
-        whole_tiles_from_sm80<stream_k_tile>, launch_stream_k}},
       {{{"matmul", "wmma_global", seed004, "-",
          "Beyond the seeds, tensor cores: WMMA, one warp per 16x16 tile of C multiplying 16x16x16 FP16 "
          "fragments loaded straight from global memory, FP32 accumulation. Other shapes run on "
