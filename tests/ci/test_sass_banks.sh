@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/sass_banks.py on a hand-made SASS excerpt (bench/testdata/sass_banks.sass) whose counts are
-# worked out below, and its refusals of input it cannot read.
+# worked out below, on the same functions as a cubin's machine code, and its refusals of input it
+# cannot read.
 # shellcheck source=tests/ci/lib.sh
 . "$(dirname "$0")/lib.sh"
 tool=$KL_SOURCE_DIR/bench/sass_banks.py
@@ -44,6 +45,29 @@ printf 'not sass at all\n' > "$scratch/plain.txt"
 run_captured "$tool" "$scratch/plain.txt"
 check "text without SASS: exit 2" equals "$status" 2
 check "text without SASS: says what to give it" contains "$out" "no 'Function :' in the input: give it the text of cuobjdump -sass"
+
+# The same functions as a cubin's machine code (tests/ci/make_sass_banks_cubin.py): the same rows.
+maker=$KL_SOURCE_DIR/tests/ci/make_sass_banks_cubin.py
+python3 "$maker" "$scratch/fixture.cubin"
+run_captured "$tool" "$scratch/fixture.cubin"
+check "a cubin: exit 0" equals "$status" 0
+check "a cubin: first's counts" contains "$(row 'first\(float\*, float\*\)|_Z5firstPfS_')" "\| 10 \| 7 \| 3 \| 4 \| 5 \| 571 \|$"
+check "a cubin: third's counts" contains "$(row 'third\(float\*\)|_Z5thirdPf')" "\| 2 \| 2 \| 0 \| 2 \| 3 \| 1000 \|$"
+check "a cubin: no row for a function without FFMA" equals "$(row 'second\(\)|_Z6secondv')" ""
+
+python3 "$maker" "$scratch/other_form.cubin" --ffma-form a23
+run_captured "$tool" "$scratch/other_form.cubin"
+check "an FFMA form not decoded: exit 2" equals "$status" 2
+check "an FFMA form not decoded: named, and where" contains "$out" "_Z5firstPfS_ at 0x80: FFMA form 0xa23 is not decoded here"
+
+python3 "$maker" "$scratch/host.o" --machine 62
+run_captured "$tool" "$scratch/host.o"
+check "a host ELF: exit 2" equals "$status" 2
+check "a host ELF: says what to give it" contains "$out" "is an ELF for machine 62, not a cubin \(machine 190\)"
+
+run_captured "$tool" "$scratch/no_such.cubin"
+check "a missing file: exit 2" equals "$status" 2
+check "a missing file: named" contains "$out" "cannot read .*no_such.cubin"
 
 run_captured "$tool" --no-such-flag "$fixture"
 check "an unknown flag: exit 2" equals "$status" 2
