@@ -96,16 +96,17 @@ def read_functions(lines):
     return functions
 
 
-# The sm_90 instruction word as far as the counts need it (NVIDIA documents none of it; these are
-# the fields the toolkit's disassembler shows, checked on the H100 machine: this reader and
-# `cuobjdump -sass | sass_banks.py` give the same rows for every kernel of 27_tuned.cu). 128 bits
+# The sm_90 instruction word as far as the counts need it (NVIDIA documents none of it). 128 bits
 # in two little-endian 64-bit words. Low word: bits 0-11 the opcode and its operand form, 16-23 the
-# destination, 24-31 source a, 32-39 source b where b is a register. High word: bits 0-7 source c,
-# and in the control bits at the top, 58-60 the reuse flags of slots a, b and c.
-FFMA_OPCODE = 0x023      # the low 9 bits of every FFMA
-FFMA_B_REGISTER = 0x223  # FFMA Rd, Ra, Rb, Rc
+# destination, 24-31 source a, 32-39 source b where b is a register (32-63 where it is an
+# immediate). High word: bits 0-7 source c, and in the control bits at the top, 58-60 the reuse
+# flags of slots a, b and c. The register form was checked on the H100 machine against cuobjdump:
+# this reader and `cuobjdump -sass | sass_banks.py` give the same rows for every kernel of
+# 27_tuned.cu (2026-11-27). The immediate form was read from a kernel compiled for the purpose (its
+# constant 3.5f in bits 32-63). Other forms (a constant or a uniform register as b) are refused.
+FFMA_OPCODE = 0x023       # the low 9 bits of every FFMA
+FFMA_B_REGISTER = 0x223   # FFMA Rd, Ra, Rb, Rc
 FFMA_B_IMMEDIATE = 0x823  # FFMA Rd, Ra, 0.5, Rc
-FFMA_B_UNIFORM = 0xC23   # FFMA Rd, Ra, URb, Rc (a uniform register: not the register file's banks)
 RZ = 255
 EM_CUDA = 190
 
@@ -143,7 +144,7 @@ def read_cubin(data, path):
             if opcode & 0x1FF != FFMA_OPCODE:
                 function.add_other()
                 continue
-            if opcode not in (FFMA_B_REGISTER, FFMA_B_IMMEDIATE, FFMA_B_UNIFORM):
+            if opcode not in (FFMA_B_REGISTER, FFMA_B_IMMEDIATE):
                 raise CubinError(f"{function.name} at 0x{at - offset:x}: FFMA form 0x{opcode:03x} is not decoded "
                                  "here: read this kernel through cuobjdump -sass")
             reuse = high >> 58
