@@ -29,9 +29,7 @@ namespace kl::matmul {
 namespace {
 
 using WholeTiles = prefetched::H100Tuned;
-using SplitTiles = prefetched::Config<WholeTiles::BM, WholeTiles::BN, WholeTiles::BK, WholeTiles::WM, WholeTiles::WN,
-                                      WholeTiles::STAGES, WholeTiles::TN, WholeTiles::ORDER, WholeTiles::GROUP, true,
-                                      WholeTiles::STORES>;
+using SplitTiles = WholeTiles::SplitK;
 
 // The GPU's SMs and how many blocks of the whole-tile kernel an SM holds, per device.
 struct Occupancy {

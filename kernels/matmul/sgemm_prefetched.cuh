@@ -54,6 +54,9 @@ struct Config {
   static constexpr int GROUP = GROUP_;
   static constexpr bool SPLIT_K = SPLIT_K_;
   static constexpr CStores STORES = STORES_;
+  // This configuration compiled for split-K (rung 28): every other parameter carried over here, so
+  // that one added later cannot be left behind by the split instantiation.
+  using SplitK = Config<BM_, BN_, BK_, WM_, WN_, STAGES_, TN_, ORDER_, GROUP_, true, STORES_>;
   static constexpr int lanes_n = WN / TN, lanes_m = WM / 8;  // lanes of a warp
   static constexpr int groups_n = TN / 4, group_step = 4 * lanes_n;
   static constexpr int threads = (BM / WM) * (BN / WN) * 32;
