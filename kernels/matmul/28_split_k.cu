@@ -19,11 +19,7 @@
 #include "sgemm_prefetched.cuh"
 
 #include "kl/check.hpp"
-#include "kl/device_facts.hpp"
 #include "kl/matmul_split_k.hpp"
-
-#include <array>
-#include <mutex>
 
 namespace kl::matmul {
 namespace {
@@ -31,33 +27,14 @@ namespace {
 using WholeTiles = prefetched::H100Tuned;
 using SplitTiles = WholeTiles::SplitK;
 
-// The GPU's SMs and how many blocks of the whole-tile kernel an SM holds, per device.
-struct Occupancy {
-  std::int64_t sms = 0, blocks_per_sm = 0;
-};
-
-Occupancy occupancy() {
-  static std::mutex mutex;
-  static std::array<Occupancy, 64> known{};
-  int device = 0;
-  KL_CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  Occupancy& o = known.at(static_cast<std::size_t>(device));
-  if (o.sms == 0) {
-    auto* kernel = prefetched::sgemm_prefetched<WholeTiles>;
-    cp_async::allow_shared_bytes<WholeTiles>(kernel);
-    const int sms = device_facts().sm_count;
-    const int slots = co_resident_capacity(reinterpret_cast<const void*>(kernel), WholeTiles::threads,
-                                           WholeTiles::shared_bytes);
-    o = {sms, slots / sms};
-  }
-  return o;
-}
-
 int runs_for_whole_tiles(std::int64_t m, std::int64_t n, std::int64_t k) {
-  const Occupancy o = occupancy();
+  auto* kernel = prefetched::sgemm_prefetched<WholeTiles>;
+  cp_async::allow_shared_bytes<WholeTiles>(kernel);
+  const BlockSlots o = block_slots(reinterpret_cast<const void*>(kernel), WholeTiles::threads, WholeTiles::shared_bytes);
   return split_k::runs_for((m / WholeTiles::BM) * (n / WholeTiles::BN), k / WholeTiles::BK, o.sms, o.blocks_per_sm);
 }
+
+}  // namespace
 
 void launch_whole_or_split(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream) {
   const int runs = runs_for_whole_tiles(m, n, k);
@@ -69,8 +46,6 @@ void launch_whole_or_split(int m, int n, int k, const float* a, const float* b, 
   auto* partials = static_cast<float*>(scratch(ScratchSlot::split_k_partials, bytes));
   prefetched::launch_split_k<SplitTiles>(m, n, k, a, b, c, runs, partials, stream);
 }
-
-}  // namespace
 
 namespace prefetched {
 __global__ void add_partials(int count4, int runs, std::ptrdiff_t stride4, const float4* partials, float4* c) {

@@ -5,6 +5,7 @@
 #include "sgemm_whole_tiles.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace kl::matmul {
@@ -37,6 +38,20 @@ void launch_cp_async_pipeline(const Args& args, cudaStream_t stream);
 void launch_register_prefetch(const Args& args, cudaStream_t stream);
 void launch_tuned(const Args& args, cudaStream_t stream);
 void launch_split_k(const Args& args, cudaStream_t stream);
+extern const TileShape stream_k_tile;
+void launch_stream_k(const Args& args, cudaStream_t stream);
+// PLANTED: rung 29 taking its tickets relaxed (matmul.relaxed_piece_ticket).
+void launch_relaxed_piece_ticket(const Args& args, cudaStream_t stream);
+
+// The GPU's SMs and how many blocks of `kernel` an SM holds (its dynamic shared memory already
+// allowed), for the grids rungs 28 and 29 plan; asked once per device and kernel.
+struct BlockSlots {
+  std::int64_t sms = 0, blocks_per_sm = 0;
+};
+BlockSlots block_slots(const void* kernel, int threads, std::size_t shared_bytes);
+// Rung 28's launch on whole tiles (every side a multiple of the tile): whole tiles, or split-K
+// where its rule splits (28_split_k.cu); rung 29 falls back on it where its own plan does not apply.
+void launch_whole_or_split(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream);
 
 // The tensor-core ladder beyond the seeds (files 30..36): FP16 A and B staged into zero-padded
 // whole tiles of each rung's tile (stage_half_tiles, tensor_core_tiles.hpp), then the kernel alone.
@@ -66,6 +81,8 @@ enum class ScratchSlot {
   partials = 6,         // rung 36's partial tiles
   stream_k_counts = 7,  // rung 36's two counters a shared tile (zero between launches)
   split_k_partials = 8, // rung 28's partial Cs
+  stream_k_pieces = 9,  // rung 29's pieces of shared tiles, two a block
+  stream_k_tickets = 10, // rung 29's ticket count a shared tile (zero between launches)
 };
 // What a new scratch allocation holds: the lab's poison, or zeros (counters a kernel keeps at zero
 // between its launches).

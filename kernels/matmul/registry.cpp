@@ -199,6 +199,14 @@ const std::vector<Variant>& table() {
          "adding them in run order. Other shapes run rung 27's H100 kernel unchanged.",
          Role::teaching, {}},
         whole_tiles_from_sm80<split_k_tile>, launch_split_k}},
+      {{{"matmul", "stream_k", seed003, "-",
+         "Beyond the seeds: rung 27's H100 configuration with the tiles past the last whole round dealt "
+         "out first, as equal shares of their k tiles, to one block a slot; the whole rounds' tiles "
+         "follow, one block each. A shared tile's pieces go through global memory and the sharer that "
+         "takes its last ticket adds them in block order. Where the last round would be over 95% "
+         "full, or C fills under half the slots, it runs rung 28.",
+         Role::teaching, {}},
+        whole_tiles_from_sm80<stream_k_tile>, launch_stream_k}},
       {{{"matmul", "wmma_global", seed004, "-",
          "Beyond the seeds, tensor cores: WMMA, one warp per 16x16 tile of C multiplying 16x16x16 FP16 "
          "fragments loaded straight from global memory, FP32 accumulation. Other shapes run on "
@@ -266,6 +274,15 @@ const std::vector<Variant>& table() {
            {"--m", "129", "--n", "257", "--k", "2048", "--reps", "1"}, "matmul.wgmma_stream_k"}}},
         wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_relaxed_partial_announce_staged>},
        InputPrecision::fp16, stage_half_rows, launch_relaxed_partial_announce_staged},
+      {{{"matmul", "relaxed_piece_ticket", seed003, "-",
+         "PLANTED: rung 29 whose sharers take a shared tile's ticket with a relaxed add: nothing "
+         "orders a piece's stores before the ticket, so the last ticket's holder can add a stale "
+         "piece. Every test and all four sanitizers pass it on the H100; the perturbation build lands "
+         "an unpublished store after the ticket, and the tile comes out wrong.",
+         Role::planted,
+         {{Checker::perturbation, "", "perturb-relaxed-piece-ticket",
+           {"--m", "2110", "--n", "1021", "--k", "192", "--reps", "1"}, "matmul.stream_k"}}},
+        whole_tiles_from_sm80<stream_k_tile>, launch_relaxed_piece_ticket}},
   };
   return variants;
 }

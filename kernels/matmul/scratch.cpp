@@ -16,7 +16,7 @@
 namespace kl::matmul {
 
 void* scratch(ScratchSlot slot, std::size_t bytes, ScratchFill fill) {
-  static std::array<DeviceBuffer<unsigned char>, 9> buffers;
+  static std::array<DeviceBuffer<unsigned char>, 11> buffers;
   DeviceBuffer<unsigned char>& buf = buffers.at(static_cast<std::size_t>(slot));
   if (buf.size() != bytes) {
     buf = DeviceBuffer<unsigned char>();  // cudaFree synchronises with pending work first

@@ -157,6 +157,82 @@ __device__ inline int2 block_coords() {
   }
 }
 
+// acc += this block's A (BM rows, `tiles` k tiles from A) times B (`tiles` k tiles from B, BN
+// columns): the copies' prologue, the main loop and the drain. A points at the block's first row
+// and first k, B at the first k row and the block's first column. On return every thread has
+// passed the main loop's last barrier, after its last read of shared memory, so the next call may
+// fill the stages again at once.
+template <class Cfg>
+__device__ inline void accumulate(float (&acc)[8][Cfg::TN], float* smem, const float* A, const float* B,
+                                           int N, int K, int tiles, int row0, int col0) {
+  CopyPlan<Cfg> copies(A, B, N, K);
+
+  // Prologue: tiles 0..STAGES-2 in flight, one commit group each (empty past the end, so that
+  // cp_async::wait<STAGES-2> below always means "the tile after the current one has landed").
+#pragma unroll
+  for (int s = 0; s < Cfg::STAGES - 1; ++s) {
+    if (s < tiles) copies.issue(smem + s * Cfg::stage_floats);
+    cp_async::commit();
+  }
+  cp_async::wait<Cfg::STAGES - 2>();
+  __syncthreads();
+
+  Fragment<Cfg> frag[2];
+  load_fragment<Cfg>(frag[0], smem, 0, row0, col0);
+#pragma unroll
+  for (int r = 0; r < 8; ++r)
+#pragma unroll
+    for (int c = 0; c < Cfg::TN; ++c) acc[r][c] = 0.0f;
+  for (int t = 0; t < tiles; ++t) {
+    // The slot of tile t-1 is free: every thread passed the barrier that followed its last read.
+    const int next = t + Cfg::STAGES - 1;
+    if (next < tiles) copies.issue(smem + (next % Cfg::STAGES) * Cfg::stage_floats);
+    cp_async::commit();
+    const float* stage = smem + (t % Cfg::STAGES) * Cfg::stage_floats;
+#pragma unroll
+    for (int k = 0; k < Cfg::BK; ++k) {
+      if (k < Cfg::BK - 1) {
+        load_fragment<Cfg>(frag[(k + 1) % 2], stage, k + 1, row0, col0);
+      } else {
+        cp_async::wait<Cfg::STAGES - 2>();  // tile t+1 has landed (this thread's copies)...
+        __syncthreads();                 // ...everyone's, and every read of tile t is done
+        if (t + 1 < tiles)
+          load_fragment<Cfg>(frag[0], smem + ((t + 1) % Cfg::STAGES) * Cfg::stage_floats, 0, row0, col0);
+      }
+      outer_product<Cfg>(acc, frag[k % 2]);
+    }
+  }
+  cp_async::wait<0>();  // nothing may be left in flight when the block exits
+}
+
+// This thread's 8 x TN results (acc) into C, whose rows are `ldc` floats apart (C: the tile's
+// corner). A macro, not a function: written through a __device__ function, the same stores made
+// ptxas address them differently in rung 27's kernel (16 more instructions), and that kernel's SASS
+// is the one measured and tuned; the macro leaves it byte-identical.
+#define KL_SGEMM_STORE_TILE(Cfg, acc, C, ldc, row0, col0)                                              \
+  _Pragma("unroll") for (int r_ = 0; r_ < 8; ++r_) {                                                    \
+    float* row_ = &(C)[std::ptrdiff_t{(row0) + (r_ / 4) * (Cfg::WM / 2) + r_ % 4} * (ldc)];             \
+    _Pragma("unroll") for (int g_ = 0; g_ < Cfg::groups_n; ++g_) {                                      \
+      if constexpr (Cfg::STORES == CStores::scalars) {                                                  \
+        _Pragma("unroll") for (int e_ = 0; e_ < 4; ++e_)                                                \
+          row_[(col0) + g_ * Cfg::group_step + e_] = (acc)[r_][4 * g_ + e_];                            \
+      } else {                                                                                          \
+        store4(&row_[(col0) + g_ * Cfg::group_step],                                                    \
+               make_float4((acc)[r_][4 * g_], (acc)[r_][4 * g_ + 1], (acc)[r_][4 * g_ + 2],               \
+                           (acc)[r_][4 * g_ + 3]));                                                     \
+      }                                                                                                 \
+    }                                                                                                   \
+  }
+
+// The row and column within a block tile of this thread's first result (rows row0 + {0..3} and
+// + WM/2; columns col0 + {0..3} + g * group_step).
+template <class Cfg>
+__device__ inline int2 lane_origin() {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warpRow = warp / (Cfg::BN / Cfg::WN), warpCol = warp % (Cfg::BN / Cfg::WN);
+  return make_int2(warpCol * Cfg::WN + (lane % Cfg::lanes_n) * 4, warpRow * Cfg::WM + (lane / Cfg::lanes_n) * 4);
+}
+
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
     sgemm_prefetched(int M, int N, int K, const float* A, const float* B, float* C) {
@@ -178,55 +254,9 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
     B += std::ptrdiff_t{first} * Cfg::BK * N;
     C += std::ptrdiff_t{run} * M * N;
   }
-  CopyPlan<Cfg> copies(A, B, N, K);
-
-  // Prologue: tiles 0..STAGES-2 in flight, one commit group each (empty past the end, so that
-  // cp_async::wait<STAGES-2> below always means "the tile after the current one has landed").
-#pragma unroll
-  for (int s = 0; s < Cfg::STAGES - 1; ++s) {
-    if (s < tiles) copies.issue(smem + s * Cfg::stage_floats);
-    cp_async::commit();
-  }
-  cp_async::wait<Cfg::STAGES - 2>();
-  __syncthreads();
-
-  Fragment<Cfg> frag[2];
-  load_fragment<Cfg>(frag[0], smem, 0, row0, col0);
-  float acc[8][Cfg::TN] = {};
-  for (int t = 0; t < tiles; ++t) {
-    // The slot of tile t-1 is free: every thread passed the barrier that followed its last read.
-    const int next = t + Cfg::STAGES - 1;
-    if (next < tiles) copies.issue(smem + (next % Cfg::STAGES) * Cfg::stage_floats);
-    cp_async::commit();
-    const float* stage = smem + (t % Cfg::STAGES) * Cfg::stage_floats;
-#pragma unroll
-    for (int k = 0; k < Cfg::BK; ++k) {
-      if (k < Cfg::BK - 1) {
-        load_fragment<Cfg>(frag[(k + 1) % 2], stage, k + 1, row0, col0);
-      } else {
-        cp_async::wait<Cfg::STAGES - 2>();  // tile t+1 has landed (this thread's copies)...
-        __syncthreads();                 // ...everyone's, and every read of tile t is done
-        if (t + 1 < tiles)
-          load_fragment<Cfg>(frag[0], smem + ((t + 1) % Cfg::STAGES) * Cfg::stage_floats, 0, row0, col0);
-      }
-      outer_product<Cfg>(acc, frag[k % 2]);
-    }
-  }
-  cp_async::wait<0>();  // nothing may be left in flight when the block exits
-
-#pragma unroll
-  for (int r = 0; r < 8; ++r) {
-    float* row = &C[std::ptrdiff_t{row0 + (r / 4) * (Cfg::WM / 2) + r % 4} * N];
-#pragma unroll
-    for (int g = 0; g < Cfg::groups_n; ++g)
-      if constexpr (Cfg::STORES == CStores::scalars) {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) row[col0 + g * Cfg::group_step + e] = acc[r][4 * g + e];
-      } else {
-        store4(&row[col0 + g * Cfg::group_step],
-               make_float4(acc[r][4 * g], acc[r][4 * g + 1], acc[r][4 * g + 2], acc[r][4 * g + 3]));
-      }
-  }
+  float acc[8][Cfg::TN];
+  accumulate<Cfg>(acc, smem, A, B, N, K, tiles, row0, col0);
+  KL_SGEMM_STORE_TILE(Cfg, acc, C, N, row0, col0)
 }
 
 template <class Cfg>

@@ -4,6 +4,7 @@
 #include "matmul_generators.hpp"
 #include "property.hpp"
 
+#include "kl/device_facts.hpp"
 #include "kl/error_bounds.hpp"
 
 #include <algorithm>
@@ -178,6 +179,38 @@ KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
     if (static_cast<double>(first[e]) != expected[e].value)
       RC_FAIL(v.info.id() + " (" + std::to_string(runs) + " runs) element " + std::to_string(e) + ": " +
               std::to_string(first[e]) + " != " + std::to_string(expected[e].value));
+    RC_ASSERT(std::memcmp(&first[e], &second[e], sizeof(float)) == 0);
+  }
+}
+
+// Rung 29 where its plan applies (kl/sgemm_stream_k.hpp): C of 8 tile columns (n off the tile by
+// up to 127) and enough tile rows for half the GPU's slots to two and a half rounds of them (m off
+// the tile too), k from 1 to 600, so the plans drawn have no whole round or one or two, shares
+// longer and shorter than a tile, and tiles of two and more sharers; the shapes whose plan does
+// not apply (a last round over 95% full, a share too short) run rung 28 and are tagged. On small
+// integers every piece and their sum are exact: C must equal the oracle bit for bit, twice.
+KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
+  const Variant& v = variant("stream_k");
+  if (!runs_here(v)) RC_DISCARD(v.unsupported({64, 128, 16}));
+  const std::int64_t slots = 4 * std::int64_t{kl::device_facts().sm_count}, columns = 8;
+  const std::int64_t tiles = *rc::gen::inRange<std::int64_t>(slots / 2, 5 * slots / 2 + 1).as("tiles");
+  const std::int64_t rows = (tiles + columns - 1) / columns;
+  const Shape shape{64 * rows - *rc::gen::inRange<std::int64_t>(0, 64).as("m short of the tile"),
+                    128 * columns - *rc::gen::inRange<std::int64_t>(0, 128).as("n short of the tile"),
+                    *rc::gen::inRange<std::int64_t>(1, 601).as("k"), false};
+  const kl::matmul::sgemm_stream_k::Plan plan = stream_k_plan(shape);
+  RC_TAG(plan.blocks == 0 ? "rung 28" : plan.whole_tiles == 0 ? "shares only" : "shares and whole rounds");
+  const Inputs in = make_inputs(shape, Data::small_integers, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
+  const std::vector<Expected> expected = expected_elements(in, shape, InputPrecision::fp32);
+  std::vector<float> first, second;
+  const CaseResult r1 = run_case(v, shape, in, expected, &first);
+  const CaseResult r2 = run_case(v, shape, in, expected, &second);
+  if (!r1.ok()) RC_FAIL(v.info.id() + ": " + r1.describe());
+  if (!r2.ok()) RC_FAIL(v.info.id() + ", second run: " + r2.describe());
+  for (std::size_t e = 0; e < expected.size(); ++e) {
+    if (static_cast<double>(first[e]) != expected[e].value)
+      RC_FAIL(v.info.id() + " element " + std::to_string(e) + ": " + std::to_string(first[e]) + " != " +
+              std::to_string(expected[e].value));
     RC_ASSERT(std::memcmp(&first[e], &second[e], sizeof(float)) == 0);
   }
 }

@@ -372,6 +372,66 @@ TEST(MatmulSplitK, TheRuleSplitsOnlyWhereSmsWouldBeIdle) {
   EXPECT_EQ(split_k_runs({64, 128, 64}), 1) << "4 k tiles: too shallow to split";
 }
 
+// Rung 29 deals the tiles left after the whole rounds out as shares of their k tiles
+// (kl/sgemm_stream_k.hpp). The shapes are made from this GPU's slots (its SMs x 4 blocks of the
+// 64 x 128 tile, the H100's occupancy) so that its plan applies: a round and a half (each
+// left-over tile shared by two blocks, pieces at both ends of every share), half the slots with
+// shares shorter than a tile (tiles of three sharers, shares inside one tile) and sides off the
+// tile, and two rounds and a bit with k off the tile. Small integers: bit-exact however the pieces
+// fall. Random data: within the bound and the same bits twice (pieces added in block order). A
+// shape whose plan does not apply here (another occupancy) is reported and left out; at least one
+// must apply.
+TEST(MatmulStreamK, TheLeftOverTilesAreSharedExactlyAndAddedInOneOrder) {
+  const Variant& v = variant("stream_k");
+  if (!v.supports({64, 128, 16})) GTEST_SKIP() << v.unsupported({64, 128, 16});
+  const std::int64_t slots = 4 * std::int64_t{kl::device_facts().sm_count};
+  const std::int64_t tile_columns = 8, n = 128 * tile_columns;  // C of 8 tile columns
+  auto rows_for = [&](std::int64_t tiles) { return 64 * ((tiles + tile_columns - 1) / tile_columns); };
+  const std::vector<Shape> shapes =
+      kl::sanitizer_small_mode()
+          ? std::vector<Shape>{{rows_for(slots / 2) - 5, n - 3, 256}}
+          : std::vector<Shape>{{rows_for(slots + slots / 2), n, 512},
+                               {rows_for(slots / 2) - 5, n - 3, 256},
+                               {rows_for(2 * slots + slots / 4), n, 1000}};
+  int applied = 0;
+  for (const Shape& shape : shapes) {
+    const std::string where = shape_text(shape);
+    const kl::matmul::sgemm_stream_k::Plan plan = stream_k_plan(shape);
+    if (plan.blocks == 0) {
+      std::cout << where << ": the plan does not apply on this GPU, left out\n";
+      continue;
+    }
+    ++applied;
+    int most_sharers = 0;
+    for (int j = 0; j < plan.tiles - plan.first_left_over(); ++j)
+      most_sharers = std::max(most_sharers, plan.last_sharer(j) - plan.first_sharer(j) + 1);
+    EXPECT_GE(most_sharers, 2) << where << ": no tile is shared";
+    const Inputs exact = make_inputs(shape, Data::small_integers, 29), random = make_inputs(shape, Data::random, 30);
+    expect_exact_against(v, shape, exact, expected_elements(exact, shape, InputPrecision::fp32), where);
+    const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp32);
+    expect_within_bound_twice_in_the_same_bits(v, shape, random, random_want, where);
+  }
+  EXPECT_GT(applied, 0) << "no shape made a plan on this GPU: nothing of the shared path was tested";
+}
+
+// Rung 29's planted twin (its tickets taken relaxed): a memory-model bug the H100 does not show.
+// It passes where the rung does (shapes whose tiles are shared), as every sanitizer run of this
+// binary shows too; kl.expect.perturb-relaxed-piece-ticket asserts that the perturbation build
+// catches it (and the perturb tier leaves this test out). The shape is the finding's own (264
+// tiles of 12 k tiles, each shared by two blocks); one data seed under a sanitizer, three without.
+TEST(PlantedSgemmStreamK, RelaxedTicketTwinPassesWithoutPerturbation) {
+  const Variant& v = variant("relaxed_piece_ticket");
+  if (!v.supports({64, 128, 16})) GTEST_SKIP() << v.unsupported({64, 128, 16});
+  const Shape shape{2110, 1021, 192};
+  const kl::matmul::sgemm_stream_k::Plan plan = stream_k_plan(shape);
+  ASSERT_GT(plan.blocks, 0) << shape_text(shape) << ": the finding's shape must share tiles";
+  const std::uint64_t seeds = kl::sanitizer_small_mode() ? 1 : 3;
+  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+    const CaseResult r = run_case(v, shape, make_inputs(shape, Data::random, seed));
+    EXPECT_TRUE(r.ok()) << "seed " << seed << ": " << r.describe();
+  }
+}
+
 // Rung 36's planted twin (relaxed, unfenced announcement of a partial): a memory-model bug the
 // H100 does not show. It passes where the rung does (shapes whose tiles are shared), as every
 // sanitizer run of this binary shows too; kl.expect.perturb-relaxed-partial-announce asserts that

@@ -2,9 +2,11 @@
 // parses against the compiled candidates, lines pick per GPU model and class of shapes with the
 // GPU's every-shape line and then the default as fallbacks, bad lines are refused naming the
 // rule, and `tune --write` rewrites exactly one line. And rung 28 (matmul.split_k): it runs the
-// H100's line, and its rule for splitting k (kl/matmul_split_k.hpp).
+// H100's line, and its rule for splitting k (kl/matmul_split_k.hpp); rung 29 (matmul.stream_k):
+// its plan (kl/sgemm_stream_k.hpp).
 #include "kl/matmul.hpp"
 #include "kl/matmul_split_k.hpp"
+#include "kl/sgemm_stream_k.hpp"
 #include "kl/sgemm_tuning.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +14,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <vector>
 
 using namespace kl::matmul;
 
@@ -146,6 +149,103 @@ TEST(SplitK, TheKernelsIntArithmeticDoesNotOverflow) {
   for (int run : {0, 1, 263, 527, 528})
     EXPECT_EQ(split_k::first_tile<int>(k_tiles, run, runs), split_k::first_tile<std::int64_t>(k_tiles, run, runs));
   EXPECT_EQ(split_k::first_tile<int>(k_tiles, runs, runs), k_tiles);
+}
+
+// The H100's numbers again (528 block slots). 4096^3: 2048 tiles, 3 whole rounds (1584 tiles) and
+// 464 tiles of 256 k tiles left over, dealt out first to 528 sharers (225 k tiles each, the last 9
+// short); the 1584 whole tiles' blocks follow them.
+TEST(SgemmStreamK, ThePlanDealsTheLastRoundOutToEverySlot) {
+  const sgemm_stream_k::Plan p = sgemm_stream_k::plan_for(2048, 256, 132, 4);
+  EXPECT_EQ(p.whole_tiles, 1584);
+  EXPECT_EQ(p.first_left_over(), 1584);
+  EXPECT_EQ(p.share, 225);
+  EXPECT_EQ(p.sharers, 528);
+  EXPECT_EQ(p.blocks, 528 + 1584);
+  EXPECT_EQ(p.share_end(527) - p.share_begin(527), 464 * 256 - 527 * 225);
+  // 2048^3 (512 tiles, one round 97% full) and 1024^3 (128 tiles, under half the slots): no plan.
+  EXPECT_EQ(sgemm_stream_k::plan_for(512, 128, 132, 4).blocks, 0);
+  EXPECT_EQ(sgemm_stream_k::plan_for(128, 64, 132, 4).blocks, 0);
+  // Whole rounds (4224 x 4096: 2112 tiles, 4 rounds) leave nothing to deal out.
+  EXPECT_EQ(sgemm_stream_k::plan_for(2112, 256, 132, 4).blocks, 0);
+  // Three whole rounds and a part are the most it takes: 8192^3 (15.5 rounds) runs rung 28.
+  EXPECT_GT(sgemm_stream_k::plan_for(4 * 528 - 100, 256, 132, 4).blocks, 0);
+  EXPECT_EQ(sgemm_stream_k::plan_for(4 * 528 + 100, 256, 132, 4).blocks, 0);
+  EXPECT_EQ(sgemm_stream_k::plan_for(8192, 512, 132, 4).blocks, 0);
+  // Half the slots and under a round: every block a sharer, no whole tiles.
+  const sgemm_stream_k::Plan half = sgemm_stream_k::plan_for(264, 16, 132, 4);
+  EXPECT_EQ(half.whole_tiles, 0);
+  EXPECT_EQ(half.blocks, half.sharers);
+  EXPECT_EQ(sgemm_stream_k::plan_for(263, 16, 132, 4).blocks, 0);
+}
+
+TEST(SgemmStreamK, NoPlanWhereNothingIsLeftToShareOrAnIndexWouldOverflow) {
+  EXPECT_EQ(sgemm_stream_k::plan_for(0, 64, 132, 4).blocks, 0);
+  EXPECT_EQ(sgemm_stream_k::plan_for(600, 0, 132, 4).blocks, 0);
+  EXPECT_EQ(sgemm_stream_k::plan_for(600, 64, 0, 4).blocks, 0);
+  EXPECT_EQ(sgemm_stream_k::plan_for(600, 64, 132, 0).blocks, 0);
+  EXPECT_EQ(sgemm_stream_k::plan_for(529, 1, 132, 4).blocks, 0) << "one left-over k tile: nothing to share";
+  EXPECT_EQ(sgemm_stream_k::plan_for(1000, INT_MAX / 1000, 132, 4).blocks, 0) << "k tiles end to end past INT_MAX / 2";
+  EXPECT_GT(sgemm_stream_k::plan_for(1000, INT_MAX / 4000, 132, 4).blocks, 0);
+}
+
+// What the kernel walks and the last ticket's holder adds, replayed on the host for many plans:
+// every k tile of every tile is computed by exactly one block; the blocks past the sharers each
+// compute one whole tile, every tile before the left-over ones; a left-over tile's sharers are the
+// blocks whose shares touch it, in order, and its ticket count (the pieces stored) reaches
+// sharers_of(j); a piece goes to the buffer the adder reads (a share's first segment to buffer 0,
+// a later partial one to buffer 1, never two pieces to one buffer); the sharers' work differs by at
+// most one share, and no sharer has more than a whole tile's k tiles over the average (so the
+// sharers end together).
+TEST(SgemmStreamK, EveryKTileIsComputedOnceAndEveryPieceIsWhereTheAdderReadsIt) {
+  int plans = 0;
+  for (std::int64_t tiles : {60, 264, 300, 464, 527, 529, 700, 792, 1024, 2048, 8192})
+    for (std::int64_t k_tiles : {1, 2, 5, 16, 17, 64, 256})
+      for (std::int64_t slots_per_sm : {1, 4}) {
+        const sgemm_stream_k::Plan p = sgemm_stream_k::plan_for(tiles, k_tiles, 132, slots_per_sm);
+        if (p.blocks == 0) continue;
+        ++plans;
+        const std::string where = std::to_string(tiles) + " tiles of " + std::to_string(k_tiles) + " k tiles, " +
+                                  std::to_string(slots_per_sm) + " a slot";
+        EXPECT_EQ(p.blocks, p.sharers + p.whole_tiles) << where;
+        EXPECT_LE(p.sharers, 132 * slots_per_sm) << where << ": the sharers all fit at once";
+        std::vector<int> computed(static_cast<std::size_t>(tiles * k_tiles), 0);
+        std::vector<int> pieces_in(static_cast<std::size_t>(2 * p.sharers), 0);
+        std::vector<int> tickets(static_cast<std::size_t>(p.left_over_tiles()), 0);
+        for (int b = p.sharers; b < p.blocks; ++b)
+          for (int k = 0; k < p.k_tiles; ++k) ++computed[static_cast<std::size_t>((b - p.sharers) * p.k_tiles + k)];
+        int least = INT_MAX, most = 0;
+        for (int b = 0; b < p.sharers; ++b) {
+          int work = 0;
+          bool first_segment = true;
+          for (int at = p.share_begin(b); at < p.share_end(b);) {
+            const int j = at / p.k_tiles, first = at % p.k_tiles;
+            const int count = std::min(p.k_tiles - first, p.share_end(b) - at);
+            for (int k = first; k < first + count; ++k)
+              ++computed[static_cast<std::size_t>((p.first_left_over() + j) * p.k_tiles + k)];
+            ASSERT_GE(j, 0);
+            EXPECT_LE(p.first_sharer(j), b) << where;
+            EXPECT_GE(p.last_sharer(j), b) << where;
+            if (count < p.k_tiles) {
+              EXPECT_EQ(p.piece_of(b, j), first_segment ? 0 : 1) << where << ", block " << b;
+              ++pieces_in[static_cast<std::size_t>(2 * b + p.piece_of(b, j))];
+              ++tickets[static_cast<std::size_t>(j)];
+            } else {
+              EXPECT_EQ(p.sharers_of(j), 1) << where << ": a whole tile has one block";
+            }
+            first_segment = false;
+            at += count;
+            work += count;
+          }
+          least = std::min(least, work);
+          most = std::max(most, work);
+        }
+        for (std::size_t i = 0; i < computed.size(); ++i) ASSERT_EQ(computed[i], 1) << where << ", k tile " << i;
+        for (int n : pieces_in) EXPECT_LE(n, 1) << where;
+        for (int j = 0; j < p.left_over_tiles(); ++j)
+          if (p.sharers_of(j) > 1) EXPECT_EQ(tickets[static_cast<std::size_t>(j)], p.sharers_of(j)) << where << ", tile " << j;
+        EXPECT_LE(most - least, p.share) << where;
+      }
+  EXPECT_GT(plans, 20) << "too few of the drawn shapes made a plan to test it";
 }
 
 TEST(SgemmTuning, BadLinesNameTheRule) {

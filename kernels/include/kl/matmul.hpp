@@ -4,6 +4,7 @@
 
 #include "kl/case_result.hpp"
 #include "kl/registry.hpp"
+#include "kl/sgemm_stream_k.hpp"
 
 #include <cstdint>
 #include <span>
@@ -111,6 +112,9 @@ void use_tuned_config(const std::string& config);
 // tiles, rung 27's kernel; kl/matmul_split_k.hpp says when).
 extern const char* const split_k_config;
 int split_k_runs(const Shape& shape);
+// matmul.stream_k (kernels/matmul/29_sgemm_stream_k.cu): its plan on a shape on the current GPU
+// (blocks == 0: the plan does not apply and the rung runs rung 28; kl/sgemm_stream_k.hpp).
+sgemm_stream_k::Plan stream_k_plan(const Shape& shape);
 
 }  // namespace kl::matmul
 

@@ -1,0 +1,89 @@
+// The plan of the SGEMM ladder's rung 29 (matmul.stream_k, kernels/matmul/29_sgemm_stream_k.cu):
+// which block computes which k tiles of which tile of C. The kernel and the host tests
+// (kl.matmul.tuning.host) read it from here: one arithmetic.
+//
+// Rung 27 gives each block one tile of C. Blocks run in rounds of one block a slot (132 SMs x 4
+// slots on the H100), and a round takes as long whether its slots are all busy or not: 4096^3 is
+// 2048 tiles, 3.88 rounds, and takes as long as 4224 x 4096 x 4096, 4.00 rounds (ncu, 2.78 ms
+// both), so the last round's idle slots cost 3%. Here the tiles past the last whole round (fewer
+// than the slots) are dealt out first, as equal shares of their k tiles end to end, to the first
+// `sharers` blocks, which all start together and end together; the whole rounds' tiles follow, one
+// block each, and the GPU's block scheduler hands them to the slots as they free up, as it does
+// for rung 27. A share may start or end inside a tile; such a piece goes to a buffer of its own
+// (at most two a block: its first and its last), and the last of a tile's sharers to finish adds
+// the tile's pieces in block order, so C's bits do not depend on timing.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#if defined(__CUDACC__)
+#define KL_SGEMM_STREAM_K_HD __host__ __device__
+#else
+#define KL_SGEMM_STREAM_K_HD
+#endif
+
+namespace kl::matmul::sgemm_stream_k {
+
+// A share keeps at least this many k tiles: enough to fill the copy pipeline and pay for its piece.
+inline constexpr int min_share = 8;
+// The plan applies to at most this many whole rounds. The shares' k offsets are scattered, so
+// concurrent blocks stop sharing A and B in L2: ncu read 1.90 GB from DRAM at 4096^3 against rung
+// 28's 0.99 GB. Over three rounds that pays (2.62 against 2.66 ms); at 8192^3 (15 rounds, a run
+// at the power cap) it lost 2-4.5% in the bench (22.28 against 21.2-21.4 ms a run).
+inline constexpr int max_whole_rounds = 3;
+
+struct Plan {
+  int tiles = 0;        // C's tiles, in row-major order
+  int k_tiles = 0;      // k tiles a tile
+  int blocks = 0;       // blocks launched (0: this plan does not apply; the rung runs rung 28)
+  int whole_tiles = 0;  // tiles 0 .. whole_tiles-1, one block each: blocks sharers .. blocks-1
+  int sharers = 0;      // blocks 0 .. sharers-1 share the tiles from whole_tiles on
+  int share = 0;        // k tiles a share (the last sharer's may be shorter)
+
+  KL_SGEMM_STREAM_K_HD constexpr int first_left_over() const { return whole_tiles; }
+  KL_SGEMM_STREAM_K_HD constexpr int left_over_tiles() const { return tiles - whole_tiles; }
+  KL_SGEMM_STREAM_K_HD constexpr int left_over_k_tiles() const { return left_over_tiles() * k_tiles; }
+  // The first k tile, in the left-over tiles' k tiles end to end, of sharer b's share, and its end.
+  KL_SGEMM_STREAM_K_HD constexpr int share_begin(int b) const { return b * share; }
+  KL_SGEMM_STREAM_K_HD constexpr int share_end(int b) const {
+    const int end = share_begin(b) + share;
+    return end < left_over_k_tiles() ? end : left_over_k_tiles();
+  }
+  // The sharers of left-over tile j (0-based among the left-over tiles): first..last, in order.
+  KL_SGEMM_STREAM_K_HD constexpr int first_sharer(int j) const { return j * k_tiles / share; }
+  KL_SGEMM_STREAM_K_HD constexpr int last_sharer(int j) const { return ((j + 1) * k_tiles - 1) / share; }
+  KL_SGEMM_STREAM_K_HD constexpr int sharers_of(int j) const { return last_sharer(j) - first_sharer(j) + 1; }
+  // Which of sharer b's two piece buffers holds its part of left-over tile j: the first (0) when j
+  // is the tile its share starts in, else the second (1).
+  KL_SGEMM_STREAM_K_HD constexpr int piece_of(int b, int j) const { return j == share_begin(b) / k_tiles ? 0 : 1; }
+};
+
+// The plan for `tiles` tiles of C of `k_tiles` k tiles each, on a GPU of `sms` SMs holding
+// `blocks_per_sm` blocks each. It applies (blocks > 0) where whole tiles would fill at least half
+// the slots (fewer go to rung 28's split-K rule) and at most max_whole_rounds rounds before the
+// last, the last round of whole tiles would be at most 95% full (fuller, the round's idle slots
+// cost less than the pieces), and every index, a share past the last included, fits an int.
+constexpr Plan plan_for(std::int64_t tiles, std::int64_t k_tiles, std::int64_t sms, std::int64_t blocks_per_sm) {
+  Plan p;
+  const std::int64_t slots = sms * blocks_per_sm;
+  if (tiles <= 0 || k_tiles <= 0 || sms <= 0 || blocks_per_sm <= 0) return p;
+  if (2 * tiles < slots || 2 * tiles * k_tiles > std::numeric_limits<int>::max()) return p;
+  if (tiles / slots > max_whole_rounds) return p;
+  const std::int64_t left_over = tiles % slots;
+  if (left_over == 0 || 20 * left_over > 19 * slots) return p;
+  const std::int64_t left_over_k = left_over * k_tiles;
+  const std::int64_t sharers = std::min(slots, left_over_k / min_share);
+  if (sharers < 2) return p;
+  const std::int64_t share = (left_over_k + sharers - 1) / sharers;
+  p.tiles = static_cast<int>(tiles);
+  p.k_tiles = static_cast<int>(k_tiles);
+  p.whole_tiles = static_cast<int>(tiles - left_over);
+  p.sharers = static_cast<int>((left_over_k + share - 1) / share);  // no sharer left without k tiles
+  p.share = static_cast<int>(share);
+  p.blocks = p.sharers + p.whole_tiles;
+  return p;
+}
+
+}  // namespace kl::matmul::sgemm_stream_k
