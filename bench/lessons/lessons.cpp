@@ -56,7 +56,7 @@ void ladder_section(std::ostream& o, const std::vector<Result>& results, const R
   o << "\n## Beyond the seeds: the SGEMM ladder\n\n"
     << "Seed 003 sets out for \"a SGEMM kernel that achieves 50% of theoretical GPU FLOPS\" and promises a part 2; "
        "the lab climbs on from its last rung (tiled_32) on the FP32 lanes alone (no tensor cores, no TF32), one "
-       "technique per rung (kernels/matmul/20_*.cu .. 28_split_k.cu, notes in docs/SGEMM_LADDER.md). m = n = k = 4096; "
+       "technique per rung (kernels/matmul/20_*.cu .. 29_sgemm_stream_k.cu, notes in docs/SGEMM_LADDER.md). m = n = k = 4096; "
        "x cuBLAS is the ratio to cuBLAS SGEMM timed in the same run ("
     << sig3(cublas->value) << " TFLOPS, " << sig3(100 * cublas->value / roofline.fp32_tflops)
     << "% of the FP32 peak). The last column is what Nsight Compute showed explains the rung's gain "

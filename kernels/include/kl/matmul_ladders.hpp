@@ -1,4 +1,4 @@
-// The SGEMM ladder beyond the seeds (kernels/matmul/20_*.cu .. 28_split_k.cu): its rungs in
+// The SGEMM ladder beyond the seeds (kernels/matmul/20_*.cu .. 29_sgemm_stream_k.cu): its rungs in
 // climbing order and the shapes it is swept over; and the tensor-core ladder (30..33). One list
 // for matmul's bench cases (which sweep these rungs over these shapes) and docs/LESSONS.md (which
 // tabulates them, bench/lessons/). Host-only.
