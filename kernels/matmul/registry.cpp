@@ -281,7 +281,7 @@ const std::vector<Variant>& table() {
          "an unpublished store after the ticket, and the tile comes out wrong.",
          Role::planted,
          {{Checker::perturbation, "", "perturb-relaxed-piece-ticket",
-           {"--m", "2110", "--n", "1021", "--k", "192", "--reps", "1"}, "matmul.stream_k"}}},
+           {"--m", "2110", "--n", "1021", "--k", "144", "--reps", "1"}, "matmul.stream_k"}}},
         whole_tiles_from_sm80<stream_k_tile>, launch_relaxed_piece_ticket}},
   };
   return variants;

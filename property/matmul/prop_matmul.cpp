@@ -185,7 +185,7 @@ KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
 
 // Rung 29 where its plan applies (kl/sgemm_stream_k.hpp): C of 8 tile columns (n off the tile by
 // up to 127) and enough tile rows for half the GPU's slots to two and a half rounds of them (m off
-// the tile too), k from 1 to 600, so the plans drawn have no whole round or one or two, shares
+// the tile too), k from 1 to 320, so the plans drawn have no whole round or one or two, shares
 // longer and shorter than a tile, and tiles of two and more sharers; the shapes whose plan does
 // not apply (a last round over 95% full, a share too short) run rung 28 and are tagged. On small
 // integers every piece and their sum are exact: C must equal the oracle bit for bit, twice.
@@ -197,7 +197,7 @@ KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
   const std::int64_t rows = (tiles + columns - 1) / columns;
   const Shape shape{64 * rows - *rc::gen::inRange<std::int64_t>(0, 64).as("m short of the tile"),
                     128 * columns - *rc::gen::inRange<std::int64_t>(0, 128).as("n short of the tile"),
-                    *rc::gen::inRange<std::int64_t>(1, 601).as("k"), false};
+                    *rc::gen::inRange<std::int64_t>(1, 321).as("k"), false};
   const kl::matmul::sgemm_stream_k::Plan plan = stream_k_plan(shape);
   RC_TAG(plan.blocks == 0 ? "rung 28" : plan.whole_tiles == 0 ? "shares only" : "shares and whole rounds");
   const Inputs in = make_inputs(shape, Data::small_integers, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));

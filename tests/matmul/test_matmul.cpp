@@ -389,7 +389,7 @@ TEST(MatmulStreamK, TheLeftOverTilesAreSharedExactlyAndAddedInOneOrder) {
   auto rows_for = [&](std::int64_t tiles) { return 64 * ((tiles + tile_columns - 1) / tile_columns); };
   const std::vector<Shape> shapes =
       kl::sanitizer_small_mode()
-          ? std::vector<Shape>{{rows_for(slots / 2) - 5, n - 3, 256}}
+          ? std::vector<Shape>{{rows_for(slots / 2) - 5, n - 3, 144}}
           : std::vector<Shape>{{rows_for(slots + slots / 2), n, 512},
                                {rows_for(slots / 2) - 5, n - 3, 256},
                                {rows_for(2 * slots + slots / 4), n, 1000}};
@@ -418,11 +418,11 @@ TEST(MatmulStreamK, TheLeftOverTilesAreSharedExactlyAndAddedInOneOrder) {
 // It passes where the rung does (shapes whose tiles are shared), as every sanitizer run of this
 // binary shows too; kl.expect.perturb-relaxed-piece-ticket asserts that the perturbation build
 // catches it (and the perturb tier leaves this test out). The shape is the finding's own (264
-// tiles of 12 k tiles, each shared by two blocks); one data seed under a sanitizer, three without.
+// tiles of 9 k tiles, each shared by two blocks); one data seed under a sanitizer, three without.
 TEST(PlantedSgemmStreamK, RelaxedTicketTwinPassesWithoutPerturbation) {
   const Variant& v = variant("relaxed_piece_ticket");
   if (!v.supports({64, 128, 16})) GTEST_SKIP() << v.unsupported({64, 128, 16});
-  const Shape shape{2110, 1021, 192};
+  const Shape shape{2110, 1021, 144};
   const kl::matmul::sgemm_stream_k::Plan plan = stream_k_plan(shape);
   ASSERT_GT(plan.blocks, 0) << shape_text(shape) << ": the finding's shape must share tiles";
   const std::uint64_t seeds = kl::sanitizer_small_mode() ? 1 : 3;
