@@ -71,6 +71,15 @@ void expect_within_bound_twice_in_the_same_bits(const Variant& v, const Shape& s
   EXPECT_EQ(differ, 0u) << where << ": two runs on the same inputs gave different bits";
 }
 
+// What every rung that adds partial sums across blocks must show: small integers (data seed
+// `seed`) bit-exact against the oracle, random data (seed + 1) within the bound twice, in the same
+// bits.
+void expect_exact_and_reproducible(const Variant& v, const Shape& shape, std::uint64_t seed, const std::string& where) {
+  const Inputs exact = make_inputs(shape, Data::small_integers, seed), random = make_inputs(shape, Data::random, seed + 1);
+  expect_exact_against(v, shape, exact, expected_elements(exact, shape, v.precision), where);
+  expect_within_bound_twice_in_the_same_bits(v, shape, random, expected_elements(random, shape, v.precision), where);
+}
+
 std::string shape_text(const Shape& shape) {
   return "m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) + " k=" + std::to_string(shape.k);
 }
@@ -326,11 +335,7 @@ TEST(MatmulTensorCores, TheStreamKRungAddsSharedTilesExactlyAndInOneOrder) {
     int most_sharers = 0;
     for (int t = 0; t < plan.sk_tiles; ++t) most_sharers = std::max(most_sharers, plan.sharers(t));
     ASSERT_GE(most_sharers, 2) << where << ": no tile is shared";
-    const Inputs exact = make_inputs(shape, Data::small_integers, 19), random = make_inputs(shape, Data::random, 20);
-    const std::vector<Expected> exact_want = expected_elements(exact, shape, InputPrecision::fp16);
-    expect_exact_against(v, shape, exact, exact_want, where);
-    const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp16);
-    expect_within_bound_twice_in_the_same_bits(v, shape, random, random_want, where);
+    expect_exact_and_reproducible(v, shape, 19, where);
   }
 }
 
@@ -354,10 +359,7 @@ TEST(MatmulSplitK, TheRunsAreAddedExactlyAndInOneOrder) {
       continue;
     }
     ++split;
-    const Inputs exact = make_inputs(shape, Data::small_integers, 23), random = make_inputs(shape, Data::random, 24);
-    expect_exact_against(v, shape, exact, expected_elements(exact, shape, InputPrecision::fp32), where);
-    const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp32);
-    expect_within_bound_twice_in_the_same_bits(v, shape, random, random_want, where);
+    expect_exact_and_reproducible(v, shape, 23, where);
   }
   EXPECT_GT(split, 0) << "no shape was split on this GPU: nothing of the split path was tested";
 }
@@ -406,10 +408,7 @@ TEST(MatmulStreamK, TheLeftOverTilesAreSharedExactlyAndAddedInOneOrder) {
     for (int j = 0; j < plan.tiles - plan.first_left_over(); ++j)
       most_sharers = std::max(most_sharers, plan.last_sharer(j) - plan.first_sharer(j) + 1);
     EXPECT_GE(most_sharers, 2) << where << ": no tile is shared";
-    const Inputs exact = make_inputs(shape, Data::small_integers, 29), random = make_inputs(shape, Data::random, 30);
-    expect_exact_against(v, shape, exact, expected_elements(exact, shape, InputPrecision::fp32), where);
-    const std::vector<Expected> random_want = expected_elements(random, shape, InputPrecision::fp32);
-    expect_within_bound_twice_in_the_same_bits(v, shape, random, random_want, where);
+    expect_exact_and_reproducible(v, shape, 29, where);
   }
   EXPECT_GT(applied, 0) << "no shape made a plan on this GPU: nothing of the shared path was tested";
 }
