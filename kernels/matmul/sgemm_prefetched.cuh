@@ -157,7 +157,7 @@ __device__ inline int2 block_coords() {
   }
 }
 
-// acc += this block's A (BM rows, `tiles` k tiles from A) times B (`tiles` k tiles from B, BN
+// acc = this block's A (BM rows, `tiles` k tiles from A) times B (`tiles` k tiles from B, BN
 // columns): the copies' prologue, the main loop and the drain. A points at the block's first row
 // and first k, B at the first k row and the block's first column. On return every thread has
 // passed the main loop's last barrier, after its last read of shared memory, so the next call may
@@ -208,7 +208,7 @@ __device__ inline void accumulate(float (&acc)[8][Cfg::TN], float* smem, const f
 // This thread's 8 x TN results (acc) into C, whose rows are `ldc` floats apart (C: the tile's
 // corner). A macro, not a function: written through a __device__ function, the same stores made
 // ptxas address them differently in rung 27's kernel (16 more instructions), and that kernel's SASS
-// is the one measured and tuned; the macro leaves it byte-identical.
+// is the one measured and tuned; through the macro its epilogue is the measured one.
 #define KL_SGEMM_STORE_TILE(Cfg, acc, C, ldc, row0, col0)                                              \
   _Pragma("unroll") for (int r_ = 0; r_ < 8; ++r_) {                                                    \
     float* row_ = &(C)[std::ptrdiff_t{(row0) + (r_ / 4) * (Cfg::WM / 2) + r_ % 4} * (ldc)];             \
@@ -225,7 +225,8 @@ __device__ inline void accumulate(float (&acc)[8][Cfg::TN], float* smem, const f
   }
 
 // The row and column within a block tile of this thread's first result (rows row0 + {0..3} and
-// + WM/2; columns col0 + {0..3} + g * group_step).
+// + WM/2; columns col0 + {0..3} + g * group_step), for rung 29. sgemm_prefetched below spells the
+// same arithmetic out: written through this function, its kernels' SASS changed (5 of 38 in 27_tuned.cu).
 template <class Cfg>
 __device__ inline int2 lane_origin() {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
