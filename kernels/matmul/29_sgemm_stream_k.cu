@@ -50,7 +50,7 @@ struct Piece {
 __device__ inline Piece piece_at(const Plan& plan, int block, int at) {
   if (block >= plan.sharers) return {block - plan.sharers, 0, plan.k_tiles};
   const int first = at % plan.k_tiles;
-  return {plan.first_left_over() + at / plan.k_tiles, first, min(plan.k_tiles - first, plan.share_end(block) - at)};
+  return {plan.whole_tiles + at / plan.k_tiles, first, min(plan.k_tiles - first, plan.share_end(block) - at)};
 }
 
 // How a sharer's ticket publishes its piece: released (acquire and release: the ticket's holder
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
     const Piece q = piece_at(plan, block, at);  // recomputed, not kept live through the main loop
     at += q.count;
     if (q.count < plan.k_tiles) {  // a piece of a shared tile
-      const int j = q.tile - plan.first_left_over();
+      const int j = q.tile - plan.whole_tiles;
       if (!store_piece_and_take_ticket<Cfg, how>(acc, pieces, tickets, plan, j)) continue;
       add_pieces<Cfg>(acc, pieces, tickets, plan, j);
     }
@@ -158,9 +158,8 @@ using prefetched::Ticket;
 using sgemm_stream_k::Plan;
 
 Plan plan_for_whole_tiles(std::int64_t m, std::int64_t n, std::int64_t k) {
-  auto* kernel = prefetched::sgemm_stream_k<Tiles, Ticket::released>;
-  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(Tiles::shared_bytes)));
+  auto* kernel = prefetched::sgemm_stream_k<Tiles, Ticket::released>;  // the twin's occupancy is the same
+  cp_async::allow_shared_bytes<Tiles>(kernel);
   const BlockSlots o = block_slots(reinterpret_cast<const void*>(kernel), Tiles::threads, Tiles::shared_bytes);
   return sgemm_stream_k::plan_for((m / Tiles::BM) * (n / Tiles::BN), k / Tiles::BK, o.sms, o.blocks_per_sm);
 }
@@ -173,9 +172,9 @@ void launch_stream_k_or_rung_28(int m, int n, int k, const float* a, const float
     return;
   }
   auto* kernel = prefetched::sgemm_stream_k<Tiles, how>;
-  KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(Tiles::shared_bytes)));
-  const std::size_t piece_bytes = std::size_t{2} * static_cast<std::size_t>(plan.sharers) * Tiles::BM * Tiles::BN * 4;
+  cp_async::allow_shared_bytes<Tiles>(kernel);
+  const std::size_t piece_bytes =
+      std::size_t{2} * static_cast<std::size_t>(plan.sharers) * Tiles::BM * Tiles::BN * sizeof(float);
   auto* pieces = static_cast<float*>(scratch(ScratchSlot::stream_k_pieces, piece_bytes));
   auto* tickets = static_cast<unsigned*>(scratch(
       ScratchSlot::stream_k_tickets, static_cast<std::size_t>(plan.left_over_tiles()) * sizeof(unsigned), ScratchFill::zeros));

@@ -29,8 +29,9 @@ __device__ inline void wait() {
 using WholeTileKernel = void (*)(int, int, int, const float*, const float*, float*);
 
 // Above 48 KB a kernel must opt in to its dynamic shared memory; setting it every time is cheap.
-template <class Cfg>
-void allow_shared_bytes(WholeTileKernel kernel) {
+// Any kernel of Cfg's tiles (rung 29's takes other parameters).
+template <class Cfg, class Kernel>
+void allow_shared_bytes(Kernel kernel) {
   KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(Cfg::shared_bytes)));
 }

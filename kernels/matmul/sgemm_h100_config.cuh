@@ -1,7 +1,7 @@
 // The configuration sgemm_tuning.conf's H100 line names for shapes neither small nor large: rung
-// 27 runs it there, and rung 28 (split-K) runs it on every GPU and shape. One definition of the
-// type and its name, so the two rungs cannot drift apart; kl.matmul.tuning.host checks the name
-// against the tuning file.
+// 27 runs it there, and rungs 28 (split-K) and 29 (stream-K) run it on every GPU and shape. One
+// definition of the type and its name, so the rungs cannot drift apart; kl.matmul.tuning.host
+// checks the name against the tuning file.
 #pragma once
 
 #include "sgemm_prefetched.cuh"

@@ -405,8 +405,7 @@ TEST(MatmulStreamK, TheLeftOverTilesAreSharedExactlyAndAddedInOneOrder) {
     }
     ++applied;
     int most_sharers = 0;
-    for (int j = 0; j < plan.tiles - plan.first_left_over(); ++j)
-      most_sharers = std::max(most_sharers, plan.last_sharer(j) - plan.first_sharer(j) + 1);
+    for (int j = 0; j < plan.left_over_tiles(); ++j) most_sharers = std::max(most_sharers, plan.sharers_of(j));
     EXPECT_GE(most_sharers, 2) << where << ": no tile is shared";
     expect_exact_and_reproducible(v, shape, 29, where);
   }

@@ -13,14 +13,10 @@
 // keeps min_run_tiles k tiles, enough to fill the cp.async pipeline and amortise the block's start.
 #pragma once
 
+#include "kl/host_device.hpp"
+
 #include <algorithm>
 #include <cstdint>
-
-#if defined(__CUDACC__)
-#define KL_SPLIT_K_HD __host__ __device__
-#else
-#define KL_SPLIT_K_HD
-#endif
 
 namespace kl::matmul::split_k {
 
@@ -39,7 +35,7 @@ constexpr int runs_for(std::int64_t blocks, std::int64_t k_tiles, std::int64_t s
 // first k_tiles % runs runs take one tile more than the others. For the kernel's int and the
 // host's 64-bit counts alike; no product that could overflow.
 template <class Int>
-KL_SPLIT_K_HD constexpr Int first_tile(Int k_tiles, Int run, Int runs) {
+KL_HOST_DEVICE constexpr Int first_tile(Int k_tiles, Int run, Int runs) {
   return run * (k_tiles / runs) + (run < k_tiles % runs ? run : k_tiles % runs);
 }
 

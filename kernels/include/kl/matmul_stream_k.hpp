@@ -19,14 +19,10 @@
 // offsets, so concurrent blocks stopped sharing panels in L2: 0.905x GemmEx against 1.00x whole.
 #pragma once
 
+#include "kl/host_device.hpp"
+
 #include <algorithm>
 #include <cstdint>
-
-#if defined(__CUDACC__)
-#define KL_STREAM_K_HD __host__ __device__
-#else
-#define KL_STREAM_K_HD
-#endif
 
 namespace kl::matmul::stream_k {
 
@@ -44,29 +40,29 @@ struct Plan {
   int blocks = 0;                // the persistent grid
   int sk_tiles = 0;              // tiles 0 .. sk_tiles-1 are dealt out by k-step; the rest go whole
 
-  KL_STREAM_K_HD int tiles() const { return tiles_m * tiles_n; }
-  KL_STREAM_K_HD std::int64_t sk_steps() const { return static_cast<std::int64_t>(sk_tiles) * k_steps; }
+  KL_HOST_DEVICE int tiles() const { return tiles_m * tiles_n; }
+  KL_HOST_DEVICE std::int64_t sk_steps() const { return static_cast<std::int64_t>(sk_tiles) * k_steps; }
   // The first k-step (of the stream-K tiles' concatenated steps) of block b's share; b == blocks
   // gives the end.
-  KL_STREAM_K_HD std::int64_t first_step(int b) const { return sk_steps() * b / blocks; }
+  KL_HOST_DEVICE std::int64_t first_step(int b) const { return sk_steps() * b / blocks; }
   // The block whose share holds step s: the last b with first_step(b) <= s.
-  KL_STREAM_K_HD int owner(std::int64_t s) const {
+  KL_HOST_DEVICE int owner(std::int64_t s) const {
     return static_cast<int>(((s + 1) * blocks + sk_steps() - 1) / sk_steps() - 1);
   }
-  KL_STREAM_K_HD int first_block(int tile) const { return owner(static_cast<std::int64_t>(tile) * k_steps); }
-  KL_STREAM_K_HD int last_block(int tile) const { return owner(static_cast<std::int64_t>(tile + 1) * k_steps - 1); }
+  KL_HOST_DEVICE int first_block(int tile) const { return owner(static_cast<std::int64_t>(tile) * k_steps); }
+  KL_HOST_DEVICE int last_block(int tile) const { return owner(static_cast<std::int64_t>(tile + 1) * k_steps - 1); }
   // How many blocks share stream-K tile `tile` (1: one block computes it whole).
-  KL_STREAM_K_HD int sharers(int tile) const { return last_block(tile) - first_block(tile) + 1; }
+  KL_HOST_DEVICE int sharers(int tile) const { return last_block(tile) - first_block(tile) + 1; }
   // Where block b keeps its partial of a tile it shares: two slots a block, the first for the
   // tile its share starts in, the second for the tile it ends in (a share that starts mid-tile
   // runs on into at most one more split tile; the tiles between are whole).
-  KL_STREAM_K_HD int slot(int b, int tile) const {
+  KL_HOST_DEVICE int slot(int b, int tile) const {
     return 2 * b + (first_step(b) >= static_cast<std::int64_t>(tile) * k_steps ? 0 : 1);
   }
-  KL_STREAM_K_HD int slots() const { return 2 * blocks; }
+  KL_HOST_DEVICE int slots() const { return 2 * blocks; }
   // The tiles block b shares with other blocks (-1: none): the one its share starts in and the
   // one it ends in. The tiles between are whole.
-  KL_STREAM_K_HD void shared_tiles(int b, int& first, int& last) const {
+  KL_HOST_DEVICE void shared_tiles(int b, int& first, int& last) const {
     first = last = -1;
     const std::int64_t begin = first_step(b), end = first_step(b + 1);
     if (begin == end) return;
@@ -88,13 +84,13 @@ struct Piece {
 // in 64 bits; a plan's stream-K steps number fewer than 2^31 (plan_for), so the walk is 32-bit.
 class Pieces {
  public:
-  KL_STREAM_K_HD Pieces(const Plan& p, int block)
+  KL_HOST_DEVICE Pieces(const Plan& p, int block)
       : p_(p),
         step_(static_cast<int>(p.first_step(block))),
         end_(static_cast<int>(p.first_step(block + 1))),
         whole_(p.sk_tiles + block),
         fix_up_due_(step_ < end_) {}
-  KL_STREAM_K_HD bool next(Piece& out) {
+  KL_HOST_DEVICE bool next(Piece& out) {
     if (step_ < end_) {
       const int tile = step_ / p_.k_steps, tile_start = tile * p_.k_steps;
       out = {tile, step_ - tile_start, end_ - tile_start < p_.k_steps ? end_ - tile_start : p_.k_steps};

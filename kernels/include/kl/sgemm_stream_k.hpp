@@ -14,15 +14,11 @@
 // the tile's pieces in block order, so C's bits do not depend on timing.
 #pragma once
 
+#include "kl/host_device.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-
-#if defined(__CUDACC__)
-#define KL_SGEMM_STREAM_K_HD __host__ __device__
-#else
-#define KL_SGEMM_STREAM_K_HD
-#endif
 
 namespace kl::matmul::sgemm_stream_k {
 
@@ -42,22 +38,21 @@ struct Plan {
   int sharers = 0;      // blocks 0 .. sharers-1 share the tiles from whole_tiles on
   int share = 0;        // k tiles a share (the last sharer's may be shorter)
 
-  KL_SGEMM_STREAM_K_HD constexpr int first_left_over() const { return whole_tiles; }
-  KL_SGEMM_STREAM_K_HD constexpr int left_over_tiles() const { return tiles - whole_tiles; }
-  KL_SGEMM_STREAM_K_HD constexpr int left_over_k_tiles() const { return left_over_tiles() * k_tiles; }
+  KL_HOST_DEVICE constexpr int left_over_tiles() const { return tiles - whole_tiles; }
+  KL_HOST_DEVICE constexpr int left_over_k_tiles() const { return left_over_tiles() * k_tiles; }
   // The first k tile, in the left-over tiles' k tiles end to end, of sharer b's share, and its end.
-  KL_SGEMM_STREAM_K_HD constexpr int share_begin(int b) const { return b * share; }
-  KL_SGEMM_STREAM_K_HD constexpr int share_end(int b) const {
+  KL_HOST_DEVICE constexpr int share_begin(int b) const { return b * share; }
+  KL_HOST_DEVICE constexpr int share_end(int b) const {
     const int end = share_begin(b) + share;
     return end < left_over_k_tiles() ? end : left_over_k_tiles();
   }
   // The sharers of left-over tile j (0-based among the left-over tiles): first..last, in order.
-  KL_SGEMM_STREAM_K_HD constexpr int first_sharer(int j) const { return j * k_tiles / share; }
-  KL_SGEMM_STREAM_K_HD constexpr int last_sharer(int j) const { return ((j + 1) * k_tiles - 1) / share; }
-  KL_SGEMM_STREAM_K_HD constexpr int sharers_of(int j) const { return last_sharer(j) - first_sharer(j) + 1; }
+  KL_HOST_DEVICE constexpr int first_sharer(int j) const { return j * k_tiles / share; }
+  KL_HOST_DEVICE constexpr int last_sharer(int j) const { return ((j + 1) * k_tiles - 1) / share; }
+  KL_HOST_DEVICE constexpr int sharers_of(int j) const { return last_sharer(j) - first_sharer(j) + 1; }
   // Which of sharer b's two piece buffers holds its part of left-over tile j: the first (0) when j
   // is the tile its share starts in, else the second (1).
-  KL_SGEMM_STREAM_K_HD constexpr int piece_of(int b, int j) const { return j == share_begin(b) / k_tiles ? 0 : 1; }
+  KL_HOST_DEVICE constexpr int piece_of(int b, int j) const { return j == share_begin(b) / k_tiles ? 0 : 1; }
 };
 
 // The plan for `tiles` tiles of C of `k_tiles` k tiles each, on a GPU of `sms` SMs holding
