@@ -3,9 +3,10 @@
 // rounds, and the last round's 64 idle slots cost as much as if they worked: ncu times 4096^3 and
 // 4224 x 4096 x 4096 (2112 tiles, exactly 4 rounds) at 2.78 ms both. So here the tiles past the
 // last whole round are dealt out first, as equal shares of their k tiles, to one block a slot;
-// those blocks start and end together, and the whole rounds' tiles follow, one block each, handed
-// to the slots by the GPU's block scheduler as rung 27's are (kl/sgemm_stream_k.hpp: the plan and
-// when it applies). A share that starts or ends inside a tile leaves a piece in a buffer of its
+// those blocks start and end together (each walks its share from the end, so that all are near
+// the same k tiles at once and L2 serves a panel's k slice to every tile that reads it), and the
+// whole rounds' tiles follow, one block each, handed to the slots by the GPU's block scheduler as
+// rung 27's are (kl/sgemm_stream_k.hpp: the plan and when it applies). A share that starts or ends inside a tile leaves a piece in a buffer of its
 // own and takes a ticket of the tile; the sharer that takes the tile's last ticket adds the
 // tile's pieces in block order (C's bits do not depend on timing) and stores it. No block waits
 // on another: the last ticket's holder finds every piece in place, since each sharer stores its
@@ -44,13 +45,13 @@ struct Piece {
   int tile, first, count;
 };
 
-// The piece of block `block`'s work that starts at `at`: a whole tile for the blocks past the
-// sharers (at == 0), else the piece of its share that starts at k tile `at` of the left-over
-// tiles' k tiles end to end.
-__device__ inline Piece piece_at(const Plan& plan, int block, int at) {
+// The piece of block `block`'s work that ends at `stop`: a whole tile for the blocks past the
+// sharers (stop == k_tiles), else the segment of its share that ends before k tile `stop` of the
+// left-over tiles' k tiles end to end (kl/sgemm_stream_k.hpp).
+__device__ inline Piece piece_ending_at(const Plan& plan, int block, int stop) {
   if (block >= plan.sharers) return {block - plan.sharers, 0, plan.k_tiles};
-  const int first = at % plan.k_tiles;
-  return {plan.whole_tiles + at / plan.k_tiles, first, min(plan.k_tiles - first, plan.share_end(block) - at)};
+  const sgemm_stream_k::Segment s = plan.segment_ending_at(block, stop);
+  return {plan.whole_tiles + s.tile, s.first, s.count};
 }
 
 // How a sharer's ticket publishes its piece: released (acquire and release: the ticket's holder
@@ -118,9 +119,10 @@ __device__ inline void add_pieces(float (&sum)[8][Cfg::TN], const float* pieces,
   if (x == 0) tickets[j] = 0;
 }
 
-// Blocks 0 .. sharers-1 walk their shares piece by piece; the others compute one whole tile.
-// One loop, with one call of the main loop: every value a piece needs is recomputed from `at`,
-// so that ptxas keeps no more live across the main loop than rung 27 does.
+// Blocks 0 .. sharers-1 walk their shares piece by piece, last piece first (Plan::segment_ending_at
+// says why); the others compute one whole tile. One loop, with one call of the main loop: every
+// value a piece needs is recomputed from `stop`, so that ptxas keeps no more live across the main
+// loop than rung 27 does.
 template <class Cfg, Ticket how>
 __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
     sgemm_stream_k(int N, int K, const float* A, const float* B, float* C, float* pieces, unsigned* tickets,
@@ -130,15 +132,15 @@ __global__ void __launch_bounds__(Cfg::threads, Cfg::min_blocks)
   const int2 origin = lane_origin<Cfg>();
   const int block = static_cast<int>(blockIdx.x), tiles_n = N / Cfg::BN;
   const bool sharer = block < plan.sharers;
-  const int end = sharer ? plan.share_end(block) : plan.k_tiles;
-  for (int at = sharer ? plan.share_begin(block) : 0; at < end;) {
-    const Piece p = piece_at(plan, block, at);
+  const int begin = sharer ? plan.share_begin(block) : 0;
+  for (int stop = sharer ? plan.share_end(block) : plan.k_tiles; stop > begin;) {
+    const Piece p = piece_ending_at(plan, block, stop);
     float acc[8][Cfg::TN];
     accumulate<Cfg>(acc, smem, A + std::ptrdiff_t{p.tile / tiles_n} * Cfg::BM * K + p.first * Cfg::BK,
                     B + std::ptrdiff_t{p.first} * Cfg::BK * N + (p.tile % tiles_n) * Cfg::BN, N, K, p.count,
                     origin.y, origin.x);
-    const Piece q = piece_at(plan, block, at);  // recomputed, not kept live through the main loop
-    at += q.count;
+    const Piece q = piece_ending_at(plan, block, stop);  // recomputed, not kept live through the main loop
+    stop -= q.count;
     if (q.count < plan.k_tiles) {  // a piece of a shared tile
       const int j = q.tile - plan.whole_tiles;
       if (!store_piece_and_take_ticket<Cfg, how>(acc, pieces, tickets, plan, j)) continue;

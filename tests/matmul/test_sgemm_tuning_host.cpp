@@ -161,6 +161,17 @@ TEST(SgemmStreamK, ThePlanDealsTheLastRoundOutToEverySlot) {
   EXPECT_EQ(p.sharers, 528);
   EXPECT_EQ(p.blocks, 528 + 1584);
   EXPECT_EQ(p.share_end(527) - p.share_begin(527), 464 * 256 - 527 * 225);
+  // Sharer 1 (k tiles 225 .. 449: 31 of tile 0, 194 of tile 1) starts with tile 1's k tiles 0 .. 193,
+  // then tile 0's 225 .. 255, 31 k tiles ahead of its clock, as every two-tile share is.
+  const sgemm_stream_k::Segment last = p.segment_ending_at(1, p.share_end(1));
+  EXPECT_EQ(last.tile, 1);
+  EXPECT_EQ(last.first, 0);
+  EXPECT_EQ(last.count, 194);
+  const sgemm_stream_k::Segment first = p.segment_ending_at(1, p.share_end(1) - last.count);
+  EXPECT_EQ(first.tile, 0);
+  EXPECT_EQ(first.first, 225);
+  EXPECT_EQ(first.count, 31);
+  EXPECT_EQ(first.first - last.count, 256 - 225);
   // 2048^3 (512 tiles, one round 97% full) and 1024^3 (128 tiles, under half the slots): no plan.
   EXPECT_EQ(sgemm_stream_k::plan_for(512, 128, 132, 4).blocks, 0);
   EXPECT_EQ(sgemm_stream_k::plan_for(128, 64, 132, 4).blocks, 0);
@@ -194,7 +205,10 @@ TEST(SgemmStreamK, NoPlanWhereNothingIsLeftToShareOrAnIndexWouldOverflow) {
 // sharers_of(j); a piece goes to the buffer the adder reads (a share's first segment to buffer 0,
 // a later partial one to buffer 1, never two pieces to one buffer); the sharers' work differs by at
 // most one share, and no sharer has more than a whole tile's k tiles over the average (so the
-// sharers end together).
+// sharers end together). The shares are walked as the kernel walks them, from the end; where a
+// share is at most a tile's k tiles, each of its segments starts 0 .. k_tiles - share k tiles
+// ahead of the sharer's clock (the last sharer's shorter share a little more), so concurrent
+// sharers read nearby k tiles.
 TEST(SgemmStreamK, EveryKTileIsComputedOnceAndEveryPieceIsWhereTheAdderReadsIt) {
   int plans = 0;
   for (std::int64_t tiles : {60, 264, 300, 464, 527, 529, 700, 792, 1024, 2048, 8192})
@@ -214,26 +228,32 @@ TEST(SgemmStreamK, EveryKTileIsComputedOnceAndEveryPieceIsWhereTheAdderReadsIt) 
           for (int k = 0; k < p.k_tiles; ++k) ++computed[static_cast<std::size_t>((b - p.sharers) * p.k_tiles + k)];
         int least = INT_MAX, most = 0;
         for (int b = 0; b < p.sharers; ++b) {
-          int work = 0;
-          bool first_segment = true;
-          for (int at = p.share_begin(b); at < p.share_end(b);) {
-            const int j = at / p.k_tiles, first = at % p.k_tiles;
-            const int count = std::min(p.k_tiles - first, p.share_end(b) - at);
-            for (int k = first; k < first + count; ++k)
+          int work = 0;  // the k tiles walked so far: the sharer's clock
+          for (int stop = p.share_end(b); stop > p.share_begin(b);) {  // as the kernel walks
+            const sgemm_stream_k::Segment s = p.segment_ending_at(b, stop);
+            const int j = s.tile;
+            ASSERT_GT(s.count, 0) << where;
+            ASSERT_LE(s.first + s.count, p.k_tiles) << where;
+            ASSERT_EQ(j * p.k_tiles + s.first + s.count, stop) << where;
+            for (int k = s.first; k < s.first + s.count; ++k)
               ++computed[static_cast<std::size_t>((p.whole_tiles + j) * p.k_tiles + k)];
             ASSERT_GE(j, 0);
             EXPECT_LE(p.first_sharer(j), b) << where;
             EXPECT_GE(p.last_sharer(j), b) << where;
-            if (count < p.k_tiles) {
+            if (s.count < p.k_tiles) {
+              const bool first_segment = stop - s.count == p.share_begin(b);
               EXPECT_EQ(p.piece_of(b, j), first_segment ? 0 : 1) << where << ", block " << b;
               ++pieces_in[static_cast<std::size_t>(2 * b + p.piece_of(b, j))];
               ++tickets[static_cast<std::size_t>(j)];
             } else {
               EXPECT_EQ(p.sharers_of(j), 1) << where << ": a whole tile has one block";
             }
-            first_segment = false;
-            at += count;
-            work += count;
+            if (p.share <= p.k_tiles) {  // at most two segments; the last sharer's share may be shorter
+              EXPECT_GE(s.first - work, 0) << where << ", block " << b;
+              EXPECT_LE(s.first - work, p.k_tiles - (p.share_end(b) - p.share_begin(b))) << where << ", block " << b;
+            }
+            stop -= s.count;
+            work += s.count;
           }
           least = std::min(least, work);
           most = std::max(most, work);

@@ -24,11 +24,16 @@ namespace kl::matmul::sgemm_stream_k {
 
 // A share keeps at least this many k tiles: enough to fill the copy pipeline and pay for its piece.
 inline constexpr int min_share = 8;
-// The plan applies to at most this many whole rounds. The shares' k offsets are scattered, so
-// concurrent blocks stop sharing A and B in L2: ncu read 1.90 GB from DRAM at 4096^3 against rung
-// 28's 0.99 GB. Over three rounds that pays (2.62 against 2.66 ms); at 8192^3 (15 rounds, a run
-// at the power cap) it lost 2-4.5% in the bench (22.28 against 21.2-21.4 ms a run).
+// The plan applies to at most this many whole rounds. At 8192^3 (15 rounds) one launch under ncu
+// is not slower than rung 28 (20.50 against 20.57 ms), but the bench's back-to-back runs at the
+// power cap are: 0.969-0.977x cuBLAS against 0.988-1.008 with the shares walked from the end,
+// 2-4.5% slower walked from the start (docs/SGEMM_LADDER.md, "Shares walked from the end").
 inline constexpr int max_whole_rounds = 3;
+
+// k tiles first .. first + count - 1 of left-over tile `tile` (0-based among the left-over tiles).
+struct Segment {
+  int tile, first, count;
+};
 
 struct Plan {
   int tiles = 0;        // C's tiles, in row-major order
@@ -50,6 +55,21 @@ struct Plan {
   KL_HOST_DEVICE constexpr int first_sharer(int j) const { return j * k_tiles / share; }
   KL_HOST_DEVICE constexpr int last_sharer(int j) const { return ((j + 1) * k_tiles - 1) / share; }
   KL_HOST_DEVICE constexpr int sharers_of(int j) const { return last_sharer(j) - first_sharer(j) + 1; }
+  // The segment of sharer b's share that ends before k tile `stop` (of the left-over tiles' k
+  // tiles end to end): the k tiles of one tile from the tile's start or the share's, whichever is
+  // later. Sharers walk their shares from the end. Where a share spans two tiles, its last
+  // segment (k tiles 0 .. e-1 of the second tile) comes first and its first segment (k tiles
+  // s .. k_tiles-1 of the first) after: every sharer starts at k tile 0 together, and moves on to
+  // k tile s at the moment e = share - (k_tiles - s), k_tiles - share ahead of the clock, the same
+  // for all; a share inside one tile runs between the two. So concurrent sharers stay within
+  // k_tiles - share k tiles of each other (31 of 256 at 4096^3), and the tiles of a row of C read
+  // the same k tiles of A, those of a column the same of B, close together in time: L2 serves them
+  // once. (Walked from the start, the sharers' k offsets spread over the whole tile.)
+  KL_HOST_DEVICE constexpr Segment segment_ending_at(int b, int stop) const {
+    const int j = (stop - 1) / k_tiles, tile_start = j * k_tiles;
+    const int begin = tile_start > share_begin(b) ? tile_start : share_begin(b);
+    return {j, begin - tile_start, stop - begin};
+  }
   // Which of sharer b's two piece buffers holds its part of left-over tile j: the first (0) when j
   // is the tile its share starts in, else the second (1).
   KL_HOST_DEVICE constexpr int piece_of(int b, int j) const { return j == share_begin(b) / k_tiles ? 0 : 1; }
