@@ -6,11 +6,11 @@
 // those blocks start and end together (each walks its share from the end, so that all are near
 // the same k tiles at once and L2 serves a panel's k slice to every tile that reads it), and the
 // whole rounds' tiles follow, one block each, handed to the slots by the GPU's block scheduler as
-// rung 27's are (kl/sgemm_stream_k.hpp: the plan and when it applies). A share that starts or ends inside a tile leaves a piece in a buffer of its
-// own and takes a ticket of the tile; the sharer that takes the tile's last ticket adds the
-// tile's pieces in block order (C's bits do not depend on timing) and stores it. No block waits
-// on another: the last ticket's holder finds every piece in place, since each sharer stores its
-// piece before its ticket is released.
+// rung 27's are (kl/sgemm_stream_k.hpp: the plan and when it applies). A share that starts or
+// ends inside a tile leaves a piece in a buffer of its own and takes a ticket of the tile; the
+// sharer that takes the tile's last ticket adds the tile's pieces in block order (C's bits do not
+// depend on timing) and stores it. No block waits on another: the last ticket's holder finds
+// every piece in place, since each sharer stores its piece before its ticket is released.
 // Each piece of work runs rung 27's main loop itself (sgemm_prefetched.cuh's `accumulate`), once
 // per kernel: one copy of the loop, so its registers are assigned once.
 // Shapes the plan does not take run rung 28 (whole tiles, or split-K where C is small).

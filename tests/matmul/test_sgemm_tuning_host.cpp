@@ -232,12 +232,12 @@ TEST(SgemmStreamK, EveryKTileIsComputedOnceAndEveryPieceIsWhereTheAdderReadsIt) 
           for (int stop = p.share_end(b); stop > p.share_begin(b);) {  // as the kernel walks
             const sgemm_stream_k::Segment s = p.segment_ending_at(b, stop);
             const int j = s.tile;
+            ASSERT_GE(j, 0) << where;
             ASSERT_GT(s.count, 0) << where;
             ASSERT_LE(s.first + s.count, p.k_tiles) << where;
             ASSERT_EQ(j * p.k_tiles + s.first + s.count, stop) << where;
             for (int k = s.first; k < s.first + s.count; ++k)
               ++computed[static_cast<std::size_t>((p.whole_tiles + j) * p.k_tiles + k)];
-            ASSERT_GE(j, 0);
             EXPECT_LE(p.first_sharer(j), b) << where;
             EXPECT_GE(p.last_sharer(j), b) << where;
             if (s.count < p.k_tiles) {
