@@ -70,7 +70,7 @@ const std::vector<Candidate>& candidates() {
       candidate<prefetched::H100Tuned>(prefetched::h100_tuned_name),
       candidate<Config<64, 128, 16, 32, 64, 4, 8, snake_cols, 0, false, scalars>>(
           "64x128x16_w32x64_t8_s4_snakecols_g0_c1"),
-      candidate<Config<64, 128, 16, 32, 64, 4, 8, snake, 8, false, scalars>>("64x128x16_w32x64_t8_s4_snake_g8_c1"),
+      candidate<prefetched::H100TunedLarge>(prefetched::h100_tuned_large_name),
       candidate<Config<128, 128, 16, 32, 64, 3, 8, snake, 0, false, scalars>>("128x128x16_w32x64_t8_s3_snake_g0_c1"),
       candidate<Config<64, 128, 16, 32, 64, 4, 8, cols>>("64x128x16_w32x64_t8_s4_cols_g0"),
       candidate<Config<64, 128, 32, 32, 64, 2>>("64x128x32_w32x64_t8_s2_rows_g0"),

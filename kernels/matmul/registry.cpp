@@ -196,7 +196,8 @@ const std::vector<Variant>& table() {
       {{{"matmul", "split_k", seed003, "-",
          "Beyond the seeds: rung 27's H100 configuration, with k split into runs where C's tiles would "
          "leave half the SMs or more idle: each run into a partial C of its own, a second kernel "
-         "adding them in run order. Other shapes run rung 27's H100 kernel unchanged.",
+         "adding them in run order. Other shapes run rung 27's H100 kernel unchanged (its [large] line's "
+         "at a C of 8192 x 8192 or more).",
          Role::teaching, {}},
         whole_tiles_from_sm80<split_k_tile>, launch_split_k}},
       {{{"matmul", "stream_k", seed003, "-",

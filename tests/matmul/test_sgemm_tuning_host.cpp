@@ -84,10 +84,11 @@ TEST(SgemmTuning, ShippedFileGivesTheH100ALineForEveryShapeClass) {
   EXPECT_NE(tuning::config_for(choices, h100, tuning::shape_class_of(8192, 8192)), every_shape);
 }
 
-// Rung 28 compiles its configuration in rather than following the file: the two must agree.
-TEST(SgemmTuning, TheSplitKRungRunsTheH100Line) {
+// Rung 28 compiles its configurations in rather than following the file: the two must agree.
+TEST(SgemmTuning, TheSplitKRungRunsTheH100Lines) {
   const std::vector<tuning::Choice> choices = tuning::parse(tuning_file_text(), tuned_config_names());
   EXPECT_EQ(tuning::config_for(choices, "NVIDIA H100 80GB HBM3", tuning::ShapeClass::any), split_k_config);
+  EXPECT_EQ(tuning::config_for(choices, "NVIDIA H100 80GB HBM3", tuning::ShapeClass::large), split_k_large_config);
 }
 
 // The H100's numbers: 132 SMs, 4 blocks of the 64 x 128 tile an SM (528 block slots).

@@ -107,10 +107,12 @@ std::string tuned_config_in_use(const Shape& shape);
 std::string tuning_file_text();
 void use_tuned_config(const std::string& config);
 
-// matmul.split_k (kernels/matmul/28_split_k.cu): the tile configuration it runs (the H100's line
-// of sgemm_tuning.conf), and the runs it splits k into on a shape on the current GPU (1: whole
-// tiles, rung 27's kernel; kl/matmul_split_k.hpp says when).
+// matmul.split_k (kernels/matmul/28_split_k.cu): the tile configurations it runs (the H100's
+// every-shape line of sgemm_tuning.conf, and its [large] line for whole tiles of a large C), and
+// the runs it splits k into on a shape on the current GPU (1: whole tiles, rung 27's kernel;
+// kl/matmul_split_k.hpp says when).
 extern const char* const split_k_config;
+extern const char* const split_k_large_config;
 int split_k_runs(const Shape& shape);
 // matmul.stream_k (kernels/matmul/29_sgemm_stream_k.cu): its plan on a shape on the current GPU
 // (blocks == 0: the plan does not apply and the rung runs rung 28; kl/sgemm_stream_k.hpp).
