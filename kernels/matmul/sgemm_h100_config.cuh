@@ -2,9 +2,9 @@
 // for large C (8192 x 8192 elements or more): rung 27 runs them there, and rungs 28 (split-K) and
 // 29 (stream-K) run them on every GPU, the large one where a large C is computed in whole tiles.
 // Both have the 64 x 128 x 16 tile the split-K and stream-K plans are made for; the large one
-// walks C in groups of 8 tile rows (Config::GROUP), which at 8192^3 keeps a round's B panels in
-// L2. One definition of each type and its name, so the rungs cannot drift apart;
-// kl.matmul.tuning.host checks the names against the tuning file.
+// walks C down groups of 8 tile rows (Config::GROUP), the order tune chose for large C. One
+// definition of each type and its name, so the rungs cannot drift apart; kl.matmul.tuning.host
+// checks the names against the tuning file.
 #pragma once
 
 #include "sgemm_prefetched.cuh"

@@ -207,7 +207,8 @@ KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
   const kl::matmul::sgemm_stream_k::Plan plan = stream_k_plan(shape);
   RC_TAG(plan.blocks == 0 ? "rung 28" : plan.whole_tiles == 0 ? "shares only" : "shares and whole rounds");
   const std::uint64_t seed = *rc::gen::arbitrary<std::uint64_t>().as("data seed");
-  kl::DeviceBuffer<float> a(static_cast<std::size_t>(shape.m * shape.k)), b(static_cast<std::size_t>(shape.k * shape.n));
+  kl::DeviceBuffer<float> a(static_cast<std::size_t>(shape.m * shape.k));
+  kl::DeviceBuffer<float> b(static_cast<std::size_t>(shape.k * shape.n));
   fill_device_inputs(a.data(), a.size(), Data::small_integers, seed);
   fill_device_inputs(b.data(), b.size(), Data::small_integers, seed + 1);
   DeviceReference want = device_reference(a.data(), b.data(), nullptr, shape, InputPrecision::fp32);
