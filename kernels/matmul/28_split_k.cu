@@ -32,9 +32,7 @@ using LargeWholeTiles = prefetched::H100TunedLarge;  // the same tile, rasterise
 using SplitTiles = WholeTiles::SplitK;
 
 int runs_for_whole_tiles(std::int64_t m, std::int64_t n, std::int64_t k) {
-  auto* kernel = prefetched::sgemm_prefetched<WholeTiles>;
-  cp_async::allow_shared_bytes<WholeTiles>(kernel);
-  const BlockSlots o = block_slots(reinterpret_cast<const void*>(kernel), WholeTiles::threads, WholeTiles::shared_bytes);
+  const BlockSlots o = cp_async::block_slots_of<WholeTiles>(prefetched::sgemm_prefetched<WholeTiles>);
   return split_k::runs_for((m / WholeTiles::BM) * (n / WholeTiles::BN), k / WholeTiles::BK, o.sms, o.blocks_per_sm);
 }
 

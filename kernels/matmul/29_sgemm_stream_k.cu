@@ -160,9 +160,8 @@ using prefetched::Ticket;
 using sgemm_stream_k::Plan;
 
 Plan plan_for_whole_tiles(std::int64_t m, std::int64_t n, std::int64_t k) {
-  auto* kernel = prefetched::sgemm_stream_k<Tiles, Ticket::released>;  // the twin's occupancy is the same
-  cp_async::allow_shared_bytes<Tiles>(kernel);
-  const BlockSlots o = block_slots(reinterpret_cast<const void*>(kernel), Tiles::threads, Tiles::shared_bytes);
+  // The twin's occupancy is the same.
+  const BlockSlots o = cp_async::block_slots_of<Tiles>(prefetched::sgemm_stream_k<Tiles, Ticket::released>);
   return sgemm_stream_k::plan_for((m / Tiles::BM) * (n / Tiles::BN), k / Tiles::BK, o.sms, o.blocks_per_sm);
 }
 

@@ -44,7 +44,8 @@ void launch_stream_k(const Args& args, cudaStream_t stream);
 void launch_relaxed_piece_ticket(const Args& args, cudaStream_t stream);
 
 // The GPU's SMs and how many blocks of `kernel` an SM holds (its dynamic shared memory already
-// allowed), for the grids rungs 28 and 29 plan; asked once per device and kernel.
+// allowed), for the grids rungs 28 and 29 plan; asked once per device and kernel. The rungs call
+// it through cp_async::block_slots_of (sgemm_cp_async.cuh), which allows the memory first.
 struct BlockSlots {
   std::int64_t sms = 0, blocks_per_sm = 0;
 };

@@ -3,6 +3,7 @@
 // the default 48 KB of dynamic shared memory.
 #pragma once
 
+#include "launchers.hpp"
 #include "sgemm_whole_tiles.hpp"
 
 #include "kl/check.hpp"
@@ -34,6 +35,14 @@ template <class Cfg, class Kernel>
 void allow_shared_bytes(Kernel kernel) {
   KL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(Cfg::shared_bytes)));
+}
+
+// How many blocks of `kernel`, a kernel of Cfg's tiles, the GPU holds at once (its shared memory
+// allowed first, as its launch will): for the grids rungs 28 and 29 plan.
+template <class Cfg, class Kernel>
+BlockSlots block_slots_of(Kernel kernel) {
+  allow_shared_bytes<Cfg>(kernel);
+  return block_slots(reinterpret_cast<const void*>(kernel), Cfg::threads, Cfg::shared_bytes);
 }
 
 // Launches `kernel` over whole BM x BN tiles of C with Cfg::threads threads and

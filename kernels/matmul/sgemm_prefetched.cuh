@@ -163,8 +163,8 @@ __device__ inline int2 block_coords() {
 // passed the main loop's last barrier, after its last read of shared memory, so the next call may
 // fill the stages again at once.
 template <class Cfg>
-__device__ inline void accumulate(float (&acc)[8][Cfg::TN], float* smem, const float* A, const float* B,
-                                           int N, int K, int tiles, int row0, int col0) {
+__device__ inline void accumulate(float (&acc)[8][Cfg::TN], float* smem, const float* A, const float* B, int N, int K,
+                                  int tiles, int row0, int col0) {
   CopyPlan<Cfg> copies(A, B, N, K);
 
   // Prologue: tiles 0..STAGES-2 in flight, one commit group each (empty past the end, so that
