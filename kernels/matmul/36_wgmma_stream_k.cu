@@ -245,18 +245,14 @@ __global__ void __launch_bounds__(threads, 1)
   for (Piece piece; pieces.next(piece);) {
     if constexpr (plans == Plans::with_shares) {
       if (piece.tile == Pieces::fix_up) {  // every block has announced all its partials before this
-#ifndef KL_EXPERIMENT_NO_PARTIALS
         fix_up(d, plan, consumer, partials, counters, staging + consumer * c_staging_bytes, &c_map);
-#endif
         continue;
       }
     }
     accumulate_tile(d, ring, step, consumer, leader, piece.k_begin, piece.k_end);
     if constexpr (plans == Plans::with_shares) {
       if (piece.k_begin != 0 || piece.k_end != plan.k_steps) {
-#ifndef KL_EXPERIMENT_NO_PARTIALS
         store_partial<how>(d, plan, piece.tile, consumer, partials, counters);
-#endif
         continue;
       }
     }

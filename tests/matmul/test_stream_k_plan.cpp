@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <iostream>
 #include <map>
 #include <set>
@@ -33,7 +32,6 @@ std::map<int, std::vector<std::pair<int, Piece>>> walk_and_check(const Plan& p, 
     Pieces pieces(p, b);
     std::set<int> slots_used;
     int previous_tile = -1;
-    std::int64_t stop = p.first_step(b + 1);  // where the next piece of the share must end
     int fix_ups = 0, shared_first = -1, shared_last = -1;
     p.shared_tiles(b, shared_first, shared_last);
     std::vector<int> shared_seen;
@@ -42,20 +40,13 @@ std::map<int, std::vector<std::pair<int, Piece>>> walk_and_check(const Plan& p, 
         ++fix_ups;
         EXPECT_EQ(piece.k_begin, piece.k_end) << where << ": the fix-up computes no k-steps";
         EXPECT_LE(previous_tile, p.sk_tiles - 1) << where << ": block " << b << "'s fix-up comes after a whole tile";
-        previous_tile = -1;  // the whole tiles follow, in increasing order
         continue;
       }
       EXPECT_GE(piece.tile, 0) << where;
       EXPECT_LT(piece.tile, p.tiles()) << where;
       EXPECT_LT(piece.k_begin, piece.k_end) << where << ": block " << b << " has an empty piece";
       EXPECT_LE(piece.k_end, p.k_steps) << where;
-      if (fix_ups == 0 && stop > p.first_step(b)) {
-        // The share, walked from its end: each piece ends where the one before began.
-        EXPECT_EQ(static_cast<std::int64_t>(piece.tile) * p.k_steps + piece.k_end, stop) << where << ": block " << b;
-        stop = static_cast<std::int64_t>(piece.tile) * p.k_steps + piece.k_begin;
-      } else {
-        EXPECT_GT(piece.tile, previous_tile) << where << ": block " << b << " visits whole tiles out of order";
-      }
+      EXPECT_GT(piece.tile, previous_tile) << where << ": block " << b << " visits tiles out of order";
       previous_tile = piece.tile;
       const bool shared = piece.k_begin != 0 || piece.k_end != p.k_steps;
       if (shared) {
@@ -68,13 +59,11 @@ std::map<int, std::vector<std::pair<int, Piece>>> walk_and_check(const Plan& p, 
       }
       by_tile[piece.tile].push_back({b, piece});
     }
-    EXPECT_EQ(stop, p.first_step(b)) << where << ": block " << b << "'s share is not walked whole";
     // The fix-up: once, after the share, where there is one; over the tiles the walk shared.
     EXPECT_EQ(fix_ups, p.first_step(b) < p.first_step(b + 1) ? 1 : 0) << where << ": block " << b;
     std::vector<int> shared_said;
     for (const int t : {shared_first, shared_last})
       if (t >= 0) shared_said.push_back(t);
-    std::sort(shared_seen.begin(), shared_seen.end());  // walked from the end: the last tile came first
     EXPECT_EQ(shared_seen, shared_said) << where << ": block " << b;
   }
   EXPECT_EQ(static_cast<int>(by_tile.size()), p.tiles()) << where << ": a tile no block computes";
@@ -99,13 +88,12 @@ std::map<int, std::vector<std::pair<int, Piece>>> walk_and_check(const Plan& p, 
 }  // namespace
 
 TEST(StreamKPlan, AWaveOfTilesOrMoreGoesWhole) {
-  for (const auto& [m, n, k] : {std::tuple{2048, 2048, 2048}, {8192, 8192, 8192}, {128 * 12, 256 * 11, 4096}}) {
+  for (const auto& [m, n, k] : {std::tuple{2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
+                                {4000, 4000, 4000}, {128 * 12, 256 * 11, 4096}}) {
     const Plan p = plan_for(m, n, k, h100_blocks);
     EXPECT_EQ(p.sk_tiles, 0) << text(m, n, k, h100_blocks);
     EXPECT_EQ(p.blocks, std::min(p.tiles(), h100_blocks)) << text(m, n, k, h100_blocks);
   }
-  // The hybrid: 512 tiles on 132 blocks, the last wave's 116 dealt out first.
-  EXPECT_EQ(plan_for(4096, 4096, 4096, h100_blocks).sk_tiles, 116);
   EXPECT_EQ(plan_for(2048, 2048, 2048, h100_blocks).blocks, 128);  // 4 blocks idle: 32 steps, under a fix-up each
   const Plan shallow = plan_for(256, 256, 1024, h100_blocks);      // 2 tiles of 16 steps: 15.8 idle steps
   EXPECT_GT(shallow.sk_tiles, 0);

@@ -17,6 +17,8 @@
 // Shapes of one wave or more go whole: measured on the H100 (docs/TENSOR_CORE_LADDER.md), dealing
 // out the last wave and one more (the "two-tile" hybrid) at 8192^3 scattered the blocks' k
 // offsets, so concurrent blocks stopped sharing panels in L2: 0.905x GemmEx against 1.00x whole.
+// With the shares walked from their end instead (blocks within 8 k-steps of each other), the last
+// wave dealt out at 4096^3 would gain 2.6% if its partials were free, and they cost 14%: 0.87-0.88x.
 #pragma once
 
 #include "kl/host_device.hpp"
@@ -33,10 +35,6 @@ inline constexpr int tile_m = 128, tile_n = 256, step_k = 64;
 inline constexpr int fixup_steps = 8;
 // A block of the all-stream-K plan takes at least this many k-steps.
 inline constexpr int min_block_steps = 4;
-// The hybrid (a wave or more, the last wave dealt out): its fix-up, the blocks' idle k-steps it
-// must beat, and the most whole waves it is tried with.
-inline constexpr int hybrid_fixup_steps = 4;
-inline constexpr int max_hybrid_waves = 3;
 
 struct Plan {
   int tiles_m = 0, tiles_n = 0;  // C's tiles; the last row and column may overhang C's edges
@@ -90,22 +88,15 @@ class Pieces {
  public:
   KL_HOST_DEVICE Pieces(const Plan& p, int block)
       : p_(p),
-        begin_(static_cast<int>(p.first_step(block))),
-        stop_(static_cast<int>(p.first_step(block + 1))),
+        step_(static_cast<int>(p.first_step(block))),
+        end_(static_cast<int>(p.first_step(block + 1))),
         whole_(p.sk_tiles + block),
-        fix_up_due_(begin_ < stop_) {}
+        fix_up_due_(step_ < end_) {}
   KL_HOST_DEVICE bool next(Piece& out) {
-    // The share is walked from its end: the piece of the tile it ends in first (k-steps 0 .. e-1),
-    // the piece of the tile it starts in last (s .. k_steps-1). Every block then starts at k-step 0
-    // together and reaches its first tile's k-step s at the moment e = share - (k_steps - s), that
-    // is k_steps - share ahead of the clock, the same for all: concurrent blocks stay within
-    // k_steps - share k-steps of each other and read the same k-steps of the A and B panels their
-    // tiles share while L2 holds them. (Walked from the start, their offsets spread over the tile.)
-    if (stop_ > begin_) {
-      const int tile = (stop_ - 1) / p_.k_steps, tile_start = tile * p_.k_steps;
-      const int from = begin_ > tile_start ? begin_ : tile_start;
-      out = {tile, from - tile_start, stop_ - tile_start};
-      stop_ = from;
+    if (step_ < end_) {
+      const int tile = step_ / p_.k_steps, tile_start = tile * p_.k_steps;
+      out = {tile, step_ - tile_start, end_ - tile_start < p_.k_steps ? end_ - tile_start : p_.k_steps};
+      step_ = tile_start + out.k_end;
       return true;
     }
     if (fix_up_due_) {
@@ -124,7 +115,7 @@ class Pieces {
 
  private:
   const Plan& p_;  // in the kernel: its __grid_constant__ parameter
-  int begin_, stop_, whole_;
+  int step_, end_, whole_;
   bool fix_up_due_;
 };
 
@@ -136,18 +127,8 @@ inline Plan plan_for(std::int64_t m, std::int64_t n, std::int64_t k, int residen
   p.k_steps = static_cast<int>((k + step_k - 1) / step_k);
   const int tiles = p.tiles();
   p.blocks = std::min(tiles, resident);
-  if (tiles >= resident) {
-    // A wave or more: whole tiles, but for up to max_hybrid_waves waves and a last wave at least
-    // half full whose idle k-steps pay for a fix-up, the last wave's tiles are dealt out first to
-    // every block, shares walked from their end (Pieces), and the whole waves follow.
-    const int left = tiles % resident, waves = tiles / resident;
-    const std::int64_t idle = static_cast<std::int64_t>(resident - left) * p.k_steps / resident;
-    if (left == 0 || waves > max_hybrid_waves || 2 * left < resident || idle <= hybrid_fixup_steps ||
-        static_cast<std::int64_t>(left) * p.k_steps > INT32_MAX)
-      return p;
-    p.sk_tiles = left;
-    return p;
-  }
+  // Whole tiles: a wave or more, or too few idle steps to pay for the fix-ups.
+  if (tiles >= resident) return p;
   const std::int64_t idle_steps = static_cast<std::int64_t>(resident - tiles) * p.k_steps / resident;
   if (idle_steps <= fixup_steps || p.k_steps < min_block_steps) return p;
   p.sk_tiles = tiles;
