@@ -4,9 +4,11 @@
 #   matmul:    naive vs uncoalesced (seed 000/003's coalescing table), tiled_16 vs tiled_32
 #              (seed 003's occupancy table), at 4096^3
 #   reduction: the ladder's rungs on 2^28 floats
-#   sgemm:     the SGEMM ladder beyond the seeds (tiled_32, rungs 20..26) at 4096^3, with the
+#   sgemm:     the SGEMM ladder beyond the seeds (tiled_32, rungs 20..29) at 4096^3, with the
 #              figures that explain each rung's gain: FMA pipe use, issue slots, shared-memory
-#              bank conflicts, registers per thread
+#              bank conflicts, registers per thread, stall reasons, DRAM bytes read and the L2
+#              hit rate (rung 29's shares walked from their end); rung 28 runs rung 27's kernel
+#              at 4096^3, so its column repeats rung 27's
 #   tensor:    the tensor-core ladder (rungs 30..36) at 4096^3: tensor pipe use (on the H100 the
 #              HMMA pipe counter counts wgmma's work too; ncu 2025 has no separate GMMA one),
 #              shared-memory bank conflicts, achieved occupancy, registers per thread
@@ -45,9 +47,9 @@ case $family in
     ;;
   sgemm)
     registry_family=matmul
-    variants=(tiled_32 block_tile_1d block_tile_2d vectorized conflict_free warp_tile cp_async_pipeline register_prefetch tuned)
+    variants=(tiled_32 block_tile_1d block_tile_2d vectorized conflict_free warp_tile cp_async_pipeline register_prefetch tuned split_k stream_k)
     run_args=(--m 4096 --n 4096 --k 4096 --reps 1)
-    kernels='tiled_matmul|block_tile_1d|block_tile_2d|vectorized|conflict_free|warp_tile|sgemm_pipelined|sgemm_prefetched'
+    kernels='tiled_matmul|block_tile_1d|block_tile_2d|vectorized|conflict_free|warp_tile|sgemm_pipelined|sgemm_prefetched|sgemm_stream_k'
     ;;
   tensor)
     registry_family=matmul
@@ -87,6 +89,8 @@ if [ "$family" = sgemm ]; then
     "Stall: Global Load Wait (per issue)|smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
     "Stall: Not Selected (per issue)|smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio"
     "Stall: Math Pipe Throttle (per issue)|smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio"
+    "DRAM Bytes Read|dram__bytes_read.sum"
+    "L2 Hit Rate|lts__t_sector_hit_rate.pct"
   )
 fi
 if [ "$family" = tensor ]; then
