@@ -202,7 +202,8 @@ const std::vector<Variant>& table() {
         whole_tiles_from_sm80<split_k_tile>, launch_split_k}},
       {{{"matmul", "stream_k", seed003, "-",
          "Beyond the seeds: rung 27's H100 configuration with the tiles past the last whole round dealt "
-         "out first, as equal shares of their k tiles, to one block a slot; the whole rounds' tiles "
+         "out first, as equal shares of their k tiles, to one block a slot, each share walked from "
+         "its end so that all sharers read nearby k tiles at once; the whole rounds' tiles "
          "follow, one block each. A shared tile's pieces go through global memory and the sharer that "
          "takes its last ticket adds them in block order. Where the last round would be over 95% "
          "full, or C fills under half the slots, it runs rung 28.",
@@ -251,10 +252,11 @@ const std::vector<Variant>& table() {
         wgmma_tma_store_rule, stage_then_launch<stage_half<wgmma_tma_store_tile>, launch_wgmma_tma_store_staged>},
        InputPrecision::fp16, stage_half<wgmma_tma_store_tile>, launch_wgmma_tma_store_staged},
       {{{"matmul", "wgmma_stream_k", seed004, "-",
-         "Beyond the seeds, rung 35 with stream-K: the k-steps of the last waves' tiles are dealt out "
-         "evenly, blocks that share a tile add their partials through global memory (a ticket names "
-         "the finisher; the sum in block order), and TMA's bounds replace the padded copies, so every "
-         "SM works on every shape. Does not apply off sm_90a.",
+         "Beyond the seeds, rung 35 with stream-K: where C's tiles are fewer than the SMs their "
+         "k-steps are dealt out evenly, blocks that share a tile store their partials in global "
+         "memory and announce them, and once all have, the sharers add the tile's parts in block "
+         "order; TMA's bounds replace the padded copies, so every SM works on every shape. Does not "
+         "apply off sm_90a.",
          Role::teaching, {}},
         wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_wgmma_stream_k_staged>},
        InputPrecision::fp16, stage_half_rows, launch_wgmma_stream_k_staged},
