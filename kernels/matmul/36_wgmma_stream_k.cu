@@ -283,17 +283,8 @@ int resident_blocks() {
 template <Announce how>
 void launch_stream_k(const Args& args, cudaStream_t stream) {
   const Shape& s = args.shape;
-  const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
-  const HalfRows h = staged_half_rows(s);
   const Plan plan = stream_k::plan_for(s.m, s.n, s.k, resident_blocks<how>());
-  // TMA stores need C's rows 16 bytes apart and 16-byte aligned: else C goes through scratch.
-  const bool direct = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0;
-  const std::int64_t c_pitch = direct ? s.n : (s.n + 3) / 4 * 4;
-  float* c = direct ? args.c
-                    : static_cast<float*>(scratch(ScratchSlot::padded_c, static_cast<std::size_t>(s.m * c_pitch) * sizeof(float)));
-  const CUtensorMap a_map = tensor_map(h.a, m, k, block_m, block_k, h.a_pitch);
-  const CUtensorMap b_map = tensor_map(h.b, k, n, block_k, box_n, h.b_pitch);
-  const CUtensorMap c_map = tensor_map_f32(c, m, n, 64, c_box_cols, c_pitch);
+  const BoundedOperands io = bounded_operands(args);
   float* partials = nullptr;
   unsigned* counters = nullptr;
   if (plan.sk_tiles > 0) {
@@ -319,11 +310,15 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
   // Whole-tile plans on the instantiation without the stream-K code (announcing is moot there).
   const auto kernel = plan.sk_tiles > 0 ? wgmma_stream_k<how, Plans::with_shares>
                                         : wgmma_stream_k<Announce::released, Plans::whole_tiles>;
-  KL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, plan, a_map, b_map, c_map, partials, counters));
-  if (!direct) copy_corner_back(c, c_pitch, args.c, s, stream);
+  KL_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, plan, io.a, io.b, io.c, partials, counters));
+  io.finish(args, stream);
 }
 
 }  // namespace
+
+bool wgmma_stream_k_shares_tiles(const Shape& s) {
+  return stream_k::plan_for(s.m, s.n, s.k, resident_blocks<Announce::released>()).sk_tiles > 0;
+}
 
 std::string wgmma_stream_k_unavailable() {
   static const std::string reason = sm90a_unavailable(kernel_of<Announce::released, Plans::with_shares>());

@@ -1,10 +1,14 @@
-// What the Hopper rungs (33_wgmma_tma.cu .. 36_wgmma_stream_k.cu) share: the tile and ring sizes,
-// the TMA copies in and out, C's epilogue through shared memory (35, 36), the shared-memory matrix
-// descriptor, the 64x256x16 warpgroup MMA with its fences, the ring's steps (the producer's for
-// 33-36, a consumer's for the persistent 34-36), and the tensor maps the host builds for A, B
-// and C.
+// What the Hopper rungs (33_wgmma_tma.cu .. 37_wgmma_multicast.cu) share: the tile and ring sizes,
+// the grouped tile order, the TMA copies in and out (37's multicast and cluster barriers too), C's
+// epilogue through shared memory (35-37), the shared-memory matrix descriptor, the 64x256x16
+// warpgroup MMA with its fences, the ring's steps (the producer's for 33-36, a consumer's for the
+// persistent 34-37), and what the host builds: tensor maps for A, B and C, and the operands
+// read through TMA's bounds (36, 37).
 // sm_90a only: included by translation units built for it.
 #pragma once
+
+#include "launchers.hpp"
+#include "tensor_core_tiles.hpp"
 
 #include "kl/check.hpp"
 #include "kl/device_facts.hpp"
@@ -48,12 +52,18 @@ struct Tile {
 // columns and read every panel of B once per wave: 0.69-0.76x GemmEx there against 0.98-0.99x
 // grouped (rung 33 on the H100; groups of 8 and 16 rows measured within 0.5% of each other).
 constexpr int group_rows = 16;
-__device__ __forceinline__ Tile grouped_tile(int id, int tiles_m, int tiles_n) {
-  const int per_group = group_rows * tiles_n;
-  const int first_row = id / per_group * group_rows;
-  const int rows = min(group_rows, tiles_m - first_row);
+// The same walk over cells of cell_m x cell_n (rung 37's pairs of tiles), rows_per_group cell
+// rows a group.
+__device__ __forceinline__ Tile grouped_cell(int id, int cells_m, int cells_n, int rows_per_group, int cell_m,
+                                             int cell_n) {
+  const int per_group = rows_per_group * cells_n;
+  const int first_row = id / per_group * rows_per_group;
+  const int rows = min(rows_per_group, cells_m - first_row);
   const int in_group = id % per_group;
-  return {(first_row + in_group % rows) * block_m, in_group / rows * block_n};
+  return {(first_row + in_group % rows) * cell_m, in_group / rows * cell_n};
+}
+__device__ __forceinline__ Tile grouped_tile(int id, int tiles_m, int tiles_n) {
+  return grouped_cell(id, tiles_m, tiles_n, group_rows, block_m, block_n);
 }
 
 // ---- TMA
@@ -63,6 +73,42 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap* m
       "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
           dst),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
+      : "memory");
+}
+
+// ---- thread-block clusters (rung 37)
+
+// This block's rank in its cluster.
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned rank = 0;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  return rank;
+}
+// Every thread of every block of the cluster: what each did before is seen by all after
+// (mbarrier inits before a peer signals them; a block's last remote arrival before its peer exits).
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+}
+// TMA load of one box into the same shared-memory offset of every block in `blocks` (a bit per
+// cluster rank); each destination's mbarrier at offset `bar` receives the box's bytes.
+__device__ __forceinline__ void tma_load_multicast(std::uint32_t dst, const CUtensorMap* map, int x, int y,
+                                                   std::uint32_t bar, std::uint16_t blocks) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(bar), "h"(blocks)
+      : "memory");
+}
+// One arrival on the mbarrier at offset `bar` of the cluster's block `rank` (this one included).
+// The default semantics (release at CTA scope): what it orders is the wgmma reads of a ring slot,
+// complete (wgmma.wait_group) before the arrival, against the next TMA write of that slot. A
+// release at cluster scope costs a MEMBAR.ALL.GPU per arrival, which made rung 37 2.1x slower than
+// rung 35 (ncu: 407 us at 4096^3, tensor pipe 37%).
+__device__ __forceinline__ void arrive_in_block(std::uint32_t bar, unsigned rank) {
+  asm volatile(
+      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
+      " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
+      "r"(rank)
       : "memory");
 }
 
@@ -219,9 +265,11 @@ __device__ __forceinline__ void fill_slot(const Ring& r, int step, const CUtenso
 // A consumer's k-steps [k_begin, k_end) of a tile into d (zeroed first), its 64 rows of each slot
 // (the descriptors below), `step` counted as the producer counts it. Each k-step's wgmmas are
 // committed before the previous step's are waited for, then the previous step's slot is freed
-// (one arrival a warpgroup: its `leader`); the last slot is freed once all are done.
+// (one call of free_slot(slot) a warpgroup: its `leader`'s); the last slot is freed once all are
+// done. Rungs 34-36 free a slot in their own block; rung 37 in both blocks of its cluster.
+template <class FreeSlot>
 __device__ __forceinline__ void accumulate_tile(float (&d)[128], const Ring& r, int& step, int consumer, bool leader,
-                                                int k_begin, int k_end) {
+                                                int k_begin, int k_end, FreeSlot free_slot) {
 #pragma unroll
   for (int i = 0; i < 128; ++i) d[i] = 0.0f;
   for (int kt = k_begin; kt < k_end; ++kt, ++step) {
@@ -241,11 +289,16 @@ __device__ __forceinline__ void accumulate_tile(float (&d)[128], const Ring& r, 
     wgmma_wait<1>(d);  // the previous step's wgmmas are done reading its slot
     if (kt > k_begin && leader) {
       KL_PERTURB_POINT_AT("a consumer frees a slot", step);
-      mbarrier::arrive(r.empty + 8 * ((step - 1) % stages));
+      free_slot((step - 1) % stages);
     }
   }
   wgmma_wait<0>(d);
-  if (leader) mbarrier::arrive(r.empty + 8 * ((step - 1) % stages));  // the tile's last slot: read
+  if (leader) free_slot((step - 1) % stages);  // the tile's last slot: read
+}
+__device__ __forceinline__ void accumulate_tile(float (&d)[128], const Ring& r, int& step, int consumer, bool leader,
+                                                int k_begin, int k_end) {
+  accumulate_tile(d, r, step, consumer, leader, k_begin, k_end,
+                  [&r](int slot) { mbarrier::arrive(r.empty + 8 * slot); });
 }
 
 // ---- host
@@ -318,6 +371,33 @@ inline CUtensorMap tensor_map(const __half* matrix, int rows, int cols, int box_
 inline CUtensorMap tensor_map_f32(const float* matrix, int rows, int cols, int box_rows, int box_cols,
                                   std::int64_t pitch = 0) {
   return swizzled_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, matrix, rows, cols, box_rows, box_cols, pitch);
+}
+
+// A, B and C for the rungs that read and write through TMA's bounds (36, 37): the FP16 copies
+// stage_half_rows wrote (A's and B's own sizes, rows padded to 16 bytes), and C itself where TMA
+// can store to it (rows 16 bytes apart, 16-byte aligned), else a scratch C of padded rows whose
+// m x n corner finish() copies back after the kernel.
+struct BoundedOperands {
+  CUtensorMap a, b, c;
+  float* c_scratch = nullptr;  // C's stand-in, where TMA cannot store to the caller's C
+  std::int64_t c_pitch = 0;
+  void finish(const Args& args, cudaStream_t stream) const {
+    if (c_scratch != nullptr) copy_corner_back(c_scratch, c_pitch, args.c, args.shape, stream);
+  }
+};
+inline BoundedOperands bounded_operands(const Args& args) {
+  const Shape& s = args.shape;
+  const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+  const HalfRows h = staged_half_rows(s);
+  BoundedOperands o{};
+  const bool direct = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0;
+  o.c_pitch = direct ? s.n : (s.n + 3) / 4 * 4;
+  if (!direct)
+    o.c_scratch = static_cast<float*>(scratch(ScratchSlot::padded_c, static_cast<std::size_t>(s.m * o.c_pitch) * sizeof(float)));
+  o.a = tensor_map(h.a, m, k, block_m, block_k, h.a_pitch);
+  o.b = tensor_map(h.b, k, n, block_k, box_n, h.b_pitch);
+  o.c = tensor_map_f32(direct ? args.c : o.c_scratch, m, n, 64, c_box_cols, o.c_pitch);
+  return o;
 }
 
 }  // namespace kl::matmul::hopper

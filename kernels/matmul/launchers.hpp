@@ -54,7 +54,7 @@ BlockSlots block_slots(const void* kernel, int threads, std::size_t shared_bytes
 // where its rule splits (28_split_k.cu); rung 29 falls back on it where its own plan does not apply.
 void launch_whole_or_split(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t stream);
 
-// The tensor-core ladder beyond the seeds (files 30..36): FP16 A and B staged into zero-padded
+// The tensor-core ladder beyond the seeds (files 30..37): FP16 A and B staged into zero-padded
 // whole tiles of each rung's tile (stage_half_tiles, tensor_core_tiles.hpp), then the kernel alone.
 extern const TileShape wmma_global_tile, wmma_shared_tile, mma_sync_pipeline_tile, wgmma_tma_tile, wgmma_persistent_tile,
     wgmma_tma_store_tile;
@@ -64,8 +64,16 @@ void launch_mma_sync_pipeline_staged(const Args& args, cudaStream_t stream);
 void launch_wgmma_tma_staged(const Args& args, cudaStream_t stream);
 void launch_wgmma_persistent_staged(const Args& args, cudaStream_t stream);
 void launch_wgmma_tma_store_staged(const Args& args, cudaStream_t stream);
-// Rung 36 takes every shape: A and B staged as FP16 at their own sizes (stage_half_rows).
+// Rungs 36 and 37 take every shape: A and B staged as FP16 at their own sizes (stage_half_rows).
 void launch_wgmma_stream_k_staged(const Args& args, cudaStream_t stream);
+// Whether rung 36's plan deals this shape's k-steps out (tiles fewer than SMs) on this GPU.
+bool wgmma_stream_k_shares_tiles(const Shape& s);
+// Rung 37: clusters of two blocks sharing B's panel through TMA multicast where each cluster
+// walks three pairs of tiles or more (wgmma_multicast_runs_clusters, kl/matmul.hpp); elsewhere
+// rung 36.
+void launch_wgmma_multicast_staged(const Args& args, cudaStream_t stream);
+// PLANTED: rung 37 whose consumers free ring slots in their own block only (matmul.cluster_local_release).
+void launch_cluster_local_release_staged(const Args& args, cudaStream_t stream);
 // PLANTED: rung 36 announcing its partials relaxed, unfenced (matmul.relaxed_partial_announce).
 void launch_relaxed_partial_announce_staged(const Args& args, cudaStream_t stream);
 // "" when this process's GPU runs the sm_90a rung, else why it does not apply (cached).
@@ -73,6 +81,7 @@ std::string wgmma_tma_unavailable();
 std::string wgmma_persistent_unavailable();
 std::string wgmma_tma_store_unavailable();
 std::string wgmma_stream_k_unavailable();
+std::string wgmma_multicast_unavailable();
 
 inline constexpr int bounds_tile = 16;  // seed 001's TILE_SIZE
 inline constexpr int padded_tile = 32;

@@ -86,10 +86,15 @@ std::string wgmma_tma_store_rule(const Shape& s) {
   if (std::string rule = whole_tiles<wgmma_tma_store_tile>(s); !rule.empty()) return rule;
   return wgmma_tma_store_unavailable();
 }
-// Rung 36 reads and writes through TMA's bounds: any shape the int indexing takes, no padding.
+// Rungs 36 and 37 read and write through TMA's bounds: any shape the int indexing takes, no
+// padding (rung 37 runs rung 36 where that shares tiles).
 std::string wgmma_stream_k_rule(const Shape& s) {
   if (std::string rule = no_bias(s); !rule.empty()) return rule;
   return wgmma_stream_k_unavailable();
+}
+std::string wgmma_multicast_rule(const Shape& s) {
+  if (std::string rule = wgmma_stream_k_rule(s); !rule.empty()) return rule;
+  return wgmma_multicast_unavailable();
 }
 
 // The tensor-core rungs' staging: FP16 copies padded to the rung's whole tiles.
@@ -260,6 +265,15 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_wgmma_stream_k_staged>},
        InputPrecision::fp16, stage_half_rows, launch_wgmma_stream_k_staged},
+      {{{"matmul", "wgmma_multicast", seed004, "-",
+         "Beyond the seeds, rung 36 in clusters of two blocks on neighbouring SMs: the pair computes "
+         "vertically adjacent tiles, and each block copies half of their common B panel into both "
+         "blocks' shared memory (TMA multicast), so a block reads a third less from L2; a ring slot "
+         "is free once the consumers of both blocks are done with it. Where tiles are fewer than "
+         "SMs it is rung 36 (stream-K). Does not apply off sm_90a.",
+         Role::teaching, {}},
+        wgmma_multicast_rule, stage_then_launch<stage_half_rows, launch_wgmma_multicast_staged>},
+       InputPrecision::fp16, stage_half_rows, launch_wgmma_multicast_staged},
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",
@@ -277,6 +291,17 @@ const std::vector<Variant>& table() {
            {"--m", "129", "--n", "257", "--k", "2048", "--reps", "1"}, "matmul.wgmma_stream_k"}}},
         wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_relaxed_partial_announce_staged>},
        InputPrecision::fp16, stage_half_rows, launch_relaxed_partial_announce_staged},
+      {{{"matmul", "cluster_local_release", seed004, "-",
+         "PLANTED: rung 37 whose consumers free a ring slot in their own block only: the peer's "
+         "producer may multicast a later k-step's half of B into a slot this block has not read "
+         "yet. The two blocks of a cluster keep within a k-step or two of each other, so every "
+         "test and all four sanitizers pass it on the H100; the perturbation build holds one "
+         "block back and the tile comes out wrong.",
+         Role::planted,
+         {{Checker::perturbation, "", "perturb-cluster-local-release",
+           {"--m", "256", "--n", "51200", "--k", "512", "--reps", "1"}, "matmul.wgmma_multicast"}}},
+        wgmma_multicast_rule, stage_then_launch<stage_half_rows, launch_cluster_local_release_staged>},
+       InputPrecision::fp16, stage_half_rows, launch_cluster_local_release_staged},
       {{{"matmul", "relaxed_piece_ticket", seed003, "-",
          "PLANTED: rung 29 whose sharers take a shared tile's ticket with a relaxed add: nothing "
          "orders a piece's stores before the ticket, so the last ticket's holder can add a stale "

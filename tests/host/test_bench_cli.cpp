@@ -117,7 +117,7 @@ TEST(BenchSelection, TensorCoreLadderAtBothShapes) {
   };
   for (const char* variant :
        {"cublas_gemmex_fp16", "wmma_global", "wmma_shared", "mma_sync_pipeline", "wgmma_tma", "wgmma_persistent",
-        "wgmma_tma_store", "wgmma_stream_k"}) {
+        "wgmma_tma_store", "wgmma_stream_k", "wgmma_multicast"}) {
     const kl::cli::BenchSelection one = kl::cli::select_bench_cases("matmul", variant);
     const std::size_t shapes = 2 + (swept(variant) ? kl::matmul::tensor_core_sweep_shapes().size() : 0);
     ASSERT_EQ(one.cases.size(), shapes) << variant;

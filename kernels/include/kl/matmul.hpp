@@ -117,6 +117,9 @@ int split_k_runs(const Shape& shape);
 // matmul.stream_k (kernels/matmul/29_sgemm_stream_k.cu): its plan on a shape on the current GPU
 // (blocks == 0: the plan does not apply and the rung runs rung 28; kl/sgemm_stream_k.hpp).
 sgemm_stream_k::Plan stream_k_plan(const Shape& shape);
+// matmul.wgmma_multicast (kernels/matmul/37_wgmma_multicast.cu): whether it runs its clusters on a
+// shape on the current GPU (each cluster three pairs of tiles or more), else rung 36's kernel.
+bool wgmma_multicast_runs_clusters(const Shape& shape);
 
 }  // namespace kl::matmul
 
