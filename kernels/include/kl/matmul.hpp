@@ -118,8 +118,11 @@ int split_k_runs(const Shape& shape);
 // (blocks == 0: the plan does not apply and the rung runs rung 28; kl/sgemm_stream_k.hpp).
 sgemm_stream_k::Plan stream_k_plan(const Shape& shape);
 // matmul.wgmma_multicast (kernels/matmul/37_wgmma_multicast.cu): whether it runs its clusters on a
-// shape on the current GPU (each cluster three pairs of tiles or more), else rung 36's kernel.
+// shape on the current GPU (each cluster three pairs of tiles or more), else rung 36's kernel; and,
+// for tests, a process-wide choice to run them wherever rung 36's plan takes whole tiles (so the
+// clusters run at shapes small enough for the sanitizers), false to return to the rule.
 bool wgmma_multicast_runs_clusters(const Shape& shape);
+void use_clusters_on_every_whole_tile_plan(bool everywhere);
 
 }  // namespace kl::matmul
 
