@@ -30,9 +30,6 @@ namespace {
 
 using namespace hopper;
 
-constexpr int smem_bytes = ring_bytes + consumers * c_staging_bytes + 2 * stages * 8 + 1024;
-static_assert(smem_bytes <= 232448, "an H100 block has at most 227 KiB of shared memory");
-
 // Tile `id` of C in rung 33's grouped order (hopper_wgmma.cuh).
 __device__ __forceinline__ Tile raster(int id, int m, int n) { return grouped_tile(id, m / block_m, n / block_n); }
 
@@ -41,10 +38,9 @@ __global__ void __launch_bounds__(threads, 1)
                     const __grid_constant__ CUtensorMap b_map, const __grid_constant__ CUtensorMap c_map) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem_raw[];
-  const std::uint32_t base = (shared_address(smem_raw) + 1023) & ~1023u;
-  const std::uint32_t staging = base + ring_bytes;  // consumers' 16 KiB each
-  const std::uint32_t full = staging + consumers * c_staging_bytes;
-  const Ring ring{base, base + stages * a_stage_bytes, full, full + stages * 8};
+  const StagedSmem smem = staged_smem(smem_raw);
+  const Ring& ring = smem.ring;
+  const std::uint32_t staging = smem.staging;  // consumers' 16 KiB each
   const int k_tiles = k / block_k;
   const int tiles = (m / block_m) * (n / block_n);
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
@@ -93,9 +89,9 @@ void launch_kernel(int m, int n, int k, const __half* a, const __half* b, float*
   const CUtensorMap b_map = tensor_map(b, k, n, block_k, box_n);
   const CUtensorMap c_map = tensor_map_f32(c, m, n, 64, c_box_cols);
   // One block an SM (the shared memory allows no more): as many as can be resident.
-  const unsigned blocks = persistent_blocks(reinterpret_cast<const void*>(&wgmma_tma_store), threads, smem_bytes,
+  const unsigned blocks = persistent_blocks(reinterpret_cast<const void*>(&wgmma_tma_store), threads, staged_smem_bytes,
                                             (m / block_m) * (n / block_n));
-  wgmma_tma_store<<<blocks, threads, smem_bytes, stream>>>(m, n, k, a_map, b_map, c_map);
+  wgmma_tma_store<<<blocks, threads, staged_smem_bytes, stream>>>(m, n, k, a_map, b_map, c_map);
 }
 
 }  // namespace

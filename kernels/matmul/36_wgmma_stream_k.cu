@@ -47,8 +47,7 @@ using stream_k::Plan;
 
 static_assert(block_m == stream_k::tile_m && block_n == stream_k::tile_n && block_k == stream_k::step_k,
               "the plan's tiles are the ring's (hopper_wgmma.cuh)");
-constexpr int smem_bytes = ring_bytes + consumers * c_staging_bytes + 2 * stages * 8 + 1024;
-static_assert(smem_bytes + 2 * 4 <= 232448, "an H100 block has at most 227 KiB of shared memory");
+static_assert(staged_smem_bytes + 2 * 4 <= 232448, "an H100 block has at most 227 KiB of shared memory");
 constexpr int half_tile_floats = 64 * block_n;  // one consumer's partial
 
 // Tile `id` of C in rung 33's grouped order (hopper_wgmma.cuh). The stream-K tiles are the first
@@ -205,10 +204,9 @@ __global__ void __launch_bounds__(threads, 1)
                    const __grid_constant__ CUtensorMap c_map, float* partials, unsigned* counters) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem_raw[];
-  const std::uint32_t base = (shared_address(smem_raw) + 1023) & ~1023u;
-  const std::uint32_t staging = base + ring_bytes;  // consumers' 16 KiB each
-  const std::uint32_t full = staging + consumers * c_staging_bytes;
-  const Ring ring{base, base + stages * a_stage_bytes, full, full + stages * 8};
+  const StagedSmem smem = staged_smem(smem_raw);
+  const Ring& ring = smem.ring;
+  const std::uint32_t staging = smem.staging;  // consumers' 16 KiB each
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   KL_PERTURB_ENTRY();
   if constexpr (plans == Plans::whole_tiles)
@@ -276,8 +274,8 @@ const void* kernel_of() {
 // here, before either's first launch.
 template <Announce how>
 int resident_blocks() {
-  allow_shared_memory(kernel_of<Announce::released, Plans::whole_tiles>(), smem_bytes);
-  return static_cast<int>(persistent_blocks(kernel_of<how, Plans::with_shares>(), threads, smem_bytes, INT_MAX));
+  allow_shared_memory(kernel_of<Announce::released, Plans::whole_tiles>(), staged_smem_bytes);
+  return static_cast<int>(persistent_blocks(kernel_of<how, Plans::with_shares>(), threads, staged_smem_bytes, INT_MAX));
 }
 
 template <Announce how>
@@ -300,7 +298,7 @@ void launch_stream_k(const Args& args, cudaStream_t stream) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(plan.blocks));
   config.blockDim = dim3(threads);
-  config.dynamicSmemBytes = smem_bytes;
+  config.dynamicSmemBytes = staged_smem_bytes;
   config.stream = stream;
   cudaLaunchAttribute cooperative{};
   cooperative.id = cudaLaunchAttributeCooperative;

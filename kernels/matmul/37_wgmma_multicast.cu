@@ -12,12 +12,12 @@
 // and `empty` counts four arrivals instead of two. The barriers are initialised before any peer
 // may signal them (a cluster barrier after the init), and neither block exits while its peer may
 // still write its shared memory or arrive on its barriers (a cluster barrier at the end).
-// Clusters pay where each walks three pairs of tiles or more (launch_multicast below); elsewhere
-// this rung is rung 36. The rest is rung 36's whole-tile path: persistent clusters
-// walking pairs of tiles in the grouped order, the ring running on across tiles, C through
-// swizzled staging and TMA stores, A and B read through TMA's bounds (a pair whose lower tile lies
-// below C loads zeros there and stores nothing). Every wait has a time limit; the perturbation
-// build delays blocks at entry, the producer before it fills a slot and a consumer before it
+// Clusters pay where each walks three pairs of tiles or more (runs_clusters below); elsewhere
+// this rung is rung 36. The rest is rung 36's whole-tile path: persistent clusters walking pairs
+// of tiles in the grouped order, the ring running on across tiles, C through swizzled staging and
+// TMA stores, A and B read through TMA's bounds (a pair whose lower tile lies below C loads zeros
+// there and stores nothing). Every mbarrier wait has a time limit (a block that traps ends the
+// grid, its peer's cluster barrier with it); the perturbation build delays blocks at entry, the producer before it fills a slot and a consumer before it
 // frees one. The planted twin matmul.cluster_local_release frees slots in its own block only;
 // the blocks of a busy GPU's clusters drift apart enough for the exactness check to catch it.
 // Seed: 004_f92a7ab1d28b5b9a.txt section 11 (cublasGemmEx's tensor cores); PTX ISA 8.x.
@@ -44,8 +44,6 @@ using namespace hopper;
 constexpr int cluster_blocks = 2;  // along m: the pair shares B
 constexpr int pair_m = cluster_blocks * block_m;
 constexpr int b_boxes = block_n / box_n;
-constexpr int smem_bytes = ring_bytes + consumers * c_staging_bytes + 2 * stages * 8 + 1024;
-static_assert(smem_bytes <= 232448, "an H100 block has at most 227 KiB of shared memory");
 static_assert(b_boxes % cluster_blocks == 0, "each block of the cluster multicasts as many of B's boxes");
 
 // Who frees a slot of the shared ring: the consumers of both blocks (correct), or only their own
@@ -82,10 +80,9 @@ __global__ void __cluster_dims__(cluster_blocks, 1, 1) __launch_bounds__(threads
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem_raw[];
   // The same offsets in both blocks: a multicast box and its barrier land where the peer's are.
-  const std::uint32_t base = (shared_address(smem_raw) + 1023) & ~1023u;
-  const std::uint32_t staging = base + ring_bytes;  // consumers' 16 KiB each
-  const std::uint32_t full = staging + consumers * c_staging_bytes;
-  const Ring ring{base, base + stages * a_stage_bytes, full, full + stages * 8};
+  const StagedSmem smem = staged_smem(smem_raw);
+  const Ring& ring = smem.ring;
+  const std::uint32_t staging = smem.staging;  // consumers' 16 KiB each
   const int pairs = pairs_m * tiles_n;
   const int cluster = static_cast<int>(blockIdx.x) / cluster_blocks;
   const int clusters = static_cast<int>(gridDim.x) / cluster_blocks;
@@ -152,16 +149,16 @@ const void* kernel_of() {
 template <Release release>
 int resident_clusters() {
   static const int clusters = [] {
-    allow_shared_memory(kernel_of<release>(), smem_bytes);
+    allow_shared_memory(kernel_of<release>(), staged_smem_bytes);
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(cluster_blocks);
     config.blockDim = dim3(threads);
-    config.dynamicSmemBytes = smem_bytes;
+    config.dynamicSmemBytes = staged_smem_bytes;
     int count = 0;
     KL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, wgmma_multicast<release>, &config));
     if (count < 1)
-      throw std::runtime_error("matmul.wgmma_multicast: no cluster of two blocks of " + std::to_string(smem_bytes) +
-                               " bytes of shared memory fits on this GPU");
+      throw std::runtime_error("matmul.wgmma_multicast: no cluster of two blocks of " +
+                               std::to_string(staged_smem_bytes) + " bytes of shared memory fits on this GPU");
     return count;
   }();
   return clusters;
@@ -202,7 +199,8 @@ void launch_multicast(const Args& args, cudaStream_t stream) {
   const PairGrid g = pair_grid(args.shape);
   const BoundedOperands io = bounded_operands(args);
   const unsigned blocks = static_cast<unsigned>(cluster_blocks * std::min(g.pairs(), resident_clusters<release>()));
-  wgmma_multicast<release><<<blocks, threads, smem_bytes, stream>>>(g.pairs_m, g.tiles_n, g.k_steps, io.a, io.b, io.c);
+  wgmma_multicast<release><<<blocks, threads, staged_smem_bytes, stream>>>(g.pairs_m, g.tiles_n, g.k_steps, io.a, io.b,
+                                                                          io.c);
   io.finish(args, stream);
 }
 

@@ -245,6 +245,22 @@ struct Ring {
   std::uint32_t a, b, full, empty;
 };
 
+// The shared memory of the rungs that stage C (35-37), from a 1024-byte boundary (the 128-byte
+// swizzle's alignment; the slack is in staged_smem_bytes): the ring's slots, the consumers'
+// staging (16 KiB each), then each slot's `full` and `empty` barriers.
+constexpr int staged_smem_bytes = ring_bytes + consumers * c_staging_bytes + 2 * stages * 8 + 1024;
+static_assert(staged_smem_bytes <= 232448, "an H100 block has at most 227 KiB of shared memory");
+struct StagedSmem {
+  Ring ring;
+  std::uint32_t staging;
+};
+__device__ __forceinline__ StagedSmem staged_smem(const unsigned char* raw) {
+  const std::uint32_t base = (shared_address(raw) + 1023) & ~1023u;
+  const std::uint32_t staging = base + ring_bytes;
+  const std::uint32_t full = staging + consumers * c_staging_bytes;
+  return {{base, base + stages * a_stage_bytes, full, full + stages * 8}, staging};
+}
+
 // The producer's k-step `step` of the block (in the persistent rungs counted over all its tiles;
 // in rung 33 its one tile's k-tile): slot step % stages gets A's box at (row, k-step kt) and B's
 // panel at (k-step kt, col), once the consumers have freed the slot's previous fill (the slot's
