@@ -32,7 +32,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -74,100 +73,7 @@ __device__ __forceinline__ void fill_shared_slot(const Ring& r, int step, const 
                        r.full + 8 * slot, (1u << cluster_blocks) - 1);
 }
 
-
-// ---- EXPERIMENT: the next tile's first k-steps under this tile's epilogue
-
-// Part P of `parts` of d (parts 2: m64n128, d[64P ..]; parts 4: m64n64, d[32P ..]) += A * B's
-// columns of that part (B n-major, the part's boxes from b).
-template <int parts, int P>
-__device__ __forceinline__ void wgmma_part(float (&d)[128], std::uint64_t a, std::uint64_t b) {
-  if constexpr (parts == 4) {
-    float* q = d + 32 * P;
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, 0, 1;\n}\n"
-                 : "+f"(q[0]), "+f"(q[1]), "+f"(q[2]), "+f"(q[3]), "+f"(q[4]), "+f"(q[5]), "+f"(q[6]), "+f"(q[7]), "+f"(q[8]), "+f"(q[9]), "+f"(q[10]), "+f"(q[11]), "+f"(q[12]), "+f"(q[13]), "+f"(q[14]), "+f"(q[15]), "+f"(q[16]), "+f"(q[17]), "+f"(q[18]), "+f"(q[19]), "+f"(q[20]), "+f"(q[21]), "+f"(q[22]), "+f"(q[23]), "+f"(q[24]), "+f"(q[25]), "+f"(q[26]), "+f"(q[27]), "+f"(q[28]), "+f"(q[29]), "+f"(q[30]), "+f"(q[31]) : "l"(a), "l"(b));
-  } else {
-    float* q = d + 64 * P;
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, 0, 1;\n}\n"
-                 : "+f"(q[0]), "+f"(q[1]), "+f"(q[2]), "+f"(q[3]), "+f"(q[4]), "+f"(q[5]), "+f"(q[6]), "+f"(q[7]), "+f"(q[8]), "+f"(q[9]), "+f"(q[10]), "+f"(q[11]), "+f"(q[12]), "+f"(q[13]), "+f"(q[14]), "+f"(q[15]), "+f"(q[16]), "+f"(q[17]), "+f"(q[18]), "+f"(q[19]), "+f"(q[20]), "+f"(q[21]), "+f"(q[22]), "+f"(q[23]), "+f"(q[24]), "+f"(q[25]), "+f"(q[26]), "+f"(q[27]), "+f"(q[28]), "+f"(q[29]), "+f"(q[30]), "+f"(q[31]), "+f"(q[32]), "+f"(q[33]), "+f"(q[34]), "+f"(q[35]), "+f"(q[36]), "+f"(q[37]), "+f"(q[38]), "+f"(q[39]), "+f"(q[40]), "+f"(q[41]), "+f"(q[42]), "+f"(q[43]), "+f"(q[44]), "+f"(q[45]), "+f"(q[46]), "+f"(q[47]), "+f"(q[48]), "+f"(q[49]), "+f"(q[50]), "+f"(q[51]), "+f"(q[52]), "+f"(q[53]), "+f"(q[54]), "+f"(q[55]), "+f"(q[56]), "+f"(q[57]), "+f"(q[58]), "+f"(q[59]), "+f"(q[60]), "+f"(q[61]), "+f"(q[62]), "+f"(q[63]) : "l"(a), "l"(b));
-  }
-}
-
-// One k-step's wgmmas of parts [first, last) of `parts` from slot `slot` (parts 1: rung 33's m64n256).
-template <int parts, int first, int last>
-__device__ __forceinline__ void kstep_parts(float (&d)[128], const Ring& r, int slot, int consumer) {
-  const std::uint32_t a_tile = r.a + slot * a_stage_bytes + consumer * 64 * 128;
-  const std::uint32_t b_tile = r.b + slot * b_stage_bytes;
-#pragma unroll
-  for (int s = 0; s < block_k / 16; ++s) {
-    const std::uint64_t a = descriptor(a_tile + s * 32, 16, 1024);
-    if constexpr (parts == 1) {
-      wgmma_64x256x16(d, a, descriptor(b_tile + s * 2048, b_box_bytes, 1024));
-    } else {
-      if constexpr (first <= 0 && 0 < last) wgmma_part<parts, 0>(d, a, descriptor(b_tile + s * 2048, b_box_bytes, 1024));
-      if constexpr (first <= 1 && 1 < last)
-        wgmma_part<parts, 1>(d, a, descriptor(b_tile + (4 / parts) * b_box_bytes + s * 2048, b_box_bytes, 1024));
-      if constexpr (parts == 4 && first <= 2 && 2 < last)
-        wgmma_part<parts, 2>(d, a, descriptor(b_tile + 2 * b_box_bytes + s * 2048, b_box_bytes, 1024));
-      if constexpr (parts == 4 && first <= 3 && 3 < last)
-        wgmma_part<parts, 3>(d, a, descriptor(b_tile + 3 * b_box_bytes + s * 2048, b_box_bytes, 1024));
-    }
-  }
-}
-
-// k-steps [carried, k_end) of a tile (steps counted from `step`); d zeroed first where carried is
-// 0, else it holds the first `carried` k-steps, whose slots (steps step - carried .. step - 1)
-// are freed once the first k-step here has waited for their wgmmas.
-template <int parts, class FreeSlot>
-__device__ __forceinline__ void accumulate_parts(float (&d)[128], const Ring& r, int& step, int consumer, bool leader,
-                                                 int carried, int k_end, FreeSlot free_slot) {
-  if (carried == 0) {
-#pragma unroll
-    for (int i = 0; i < 128; ++i) d[i] = 0.0f;
-  }
-  if (carried == k_end) {
-    wgmma_wait<0>(d);
-    if (leader)
-      for (int j = carried; j > 0; --j) free_slot((step - j) % stages);
-    return;
-  }
-  for (int kt = carried; kt < k_end; ++kt, ++step) {
-    const int slot = step % stages;
-    mbarrier::wait(r.full + 8 * slot, (step / stages) % 2, wait_limit_ns);
-    wgmma_fence();
-    kstep_parts<parts, 0, 4>(d, r, slot, consumer);
-    wgmma_commit();
-    wgmma_wait<1>(d);
-    if (leader) {
-      KL_PERTURB_POINT_AT("a consumer frees a slot", step);
-      if (kt == carried) {
-        for (int j = carried; j > 0; --j) free_slot((step - j) % stages);
-      } else {
-        free_slot((step - 1) % stages);
-      }
-    }
-  }
-  wgmma_wait<0>(d);
-  if (leader) free_slot((step - 1) % stages);
-}
-
-// Part P of the next tile's first `ahead` k-steps (steps step .. step + ahead - 1) into its part
-// of d, zeroed first (this tile's values there are in the staging).
-template <int parts, int P, int ahead>
-__device__ __forceinline__ void start_part(float (&d)[128], const Ring& r, int step, int consumer) {
-  if (P == 0)
-    for (int j = 0; j < ahead; ++j)
-      mbarrier::wait(r.full + 8 * ((step + j) % stages), ((step + j) / stages) % 2, wait_limit_ns);
-#pragma unroll
-  for (int i = 128 / parts * P; i < 128 / parts * (P + 1); ++i) d[i] = 0.0f;
-  wgmma_fence();
-#pragma unroll
-  for (int j = 0; j < ahead; ++j) kstep_parts<parts, P, P + 1>(d, r, (step + j) % stages, consumer);
-  wgmma_commit();
-}
-
-template <Release release, int overlap, int parts>
+template <Release release>
 __global__ void __cluster_dims__(cluster_blocks, 1, 1) __launch_bounds__(threads, 1)
     wgmma_multicast(int pairs_m, int tiles_n, int k_steps, const __grid_constant__ CUtensorMap a_map,
                     const __grid_constant__ CUtensorMap b_map, const __grid_constant__ CUtensorMap c_map) {
@@ -217,42 +123,14 @@ __global__ void __cluster_dims__(cluster_blocks, 1, 1) __launch_bounds__(threads
       }
     };
     int step = 0;
-    float d[128];
-    int id = cluster;
-    if (id < pairs) accumulate_parts<parts>(d, ring, step, consumer, leader, 0, k_steps, free_slot);
-    while (id < pairs) {  // d holds tile id: all of it, or (after the first) less its carried k-steps
+    for (int id = cluster; id < pairs; id += clusters) {
       const Tile t = raster(id, pairs_m, tiles_n);
-      const int row = t.row + static_cast<int>(rank) * block_m + consumer * 64;
-      const std::uint32_t mine = staging + consumer * c_staging_bytes;
-      if (overlap == 0 || parts == 1 || id + clusters >= pairs) {
+      const int row = t.row + static_cast<int>(rank) * block_m;
+      float d[128];
+      accumulate_tile(d, ring, step, consumer, leader, 0, k_steps, free_slot);
 #pragma unroll
-        for (int q = 0; q < block_n / 64; ++q) store_c_quarter(d, q, row, t.col, consumer, mine, &c_map);
-        id += clusters;
-        if (id < pairs) accumulate_parts<parts>(d, ring, step, consumer, leader, 0, k_steps, free_slot);
-        continue;
-      }
-      if constexpr (overlap > 0 && parts == 4) {
-        store_c_quarter(d, 0, row, t.col, consumer, mine, &c_map);
-        start_part<4, 0, overlap>(d, ring, step, consumer);
-        store_c_quarter(d, 1, row, t.col, consumer, mine, &c_map);
-        start_part<4, 1, overlap>(d, ring, step, consumer);
-        store_c_quarter(d, 2, row, t.col, consumer, mine, &c_map);
-        start_part<4, 2, overlap>(d, ring, step, consumer);
-        store_c_quarter(d, 3, row, t.col, consumer, mine, &c_map);
-        start_part<4, 3, overlap>(d, ring, step, consumer);
-      } else if constexpr (overlap > 0 && parts == 2) {
-        store_c_quarter(d, 0, row, t.col, consumer, mine, &c_map);
-        store_c_quarter(d, 1, row, t.col, consumer, mine, &c_map);
-        start_part<2, 0, overlap>(d, ring, step, consumer);
-        store_c_quarter(d, 2, row, t.col, consumer, mine, &c_map);
-        store_c_quarter(d, 3, row, t.col, consumer, mine, &c_map);
-        start_part<2, 1, overlap>(d, ring, step, consumer);
-      }
-      if constexpr (overlap > 0 && parts > 1) {
-        step += overlap;
-        id += clusters;
-        accumulate_parts<parts>(d, ring, step, consumer, leader, overlap, k_steps, free_slot);
-      }
+      for (int q = 0; q < block_n / 64; ++q)
+        store_c_quarter(d, q, row + consumer * 64, t.col, consumer, staging + consumer * c_staging_bytes, &c_map);
     }
     if (leader) bulk_wait_all();  // C written before the block's shared memory goes
   }
@@ -264,7 +142,7 @@ __global__ void __cluster_dims__(cluster_blocks, 1, 1) __launch_bounds__(threads
 
 template <Release release>
 const void* kernel_of() {
-  return reinterpret_cast<const void*>(&wgmma_multicast<release, 0, 1>);
+  return reinterpret_cast<const void*>(&wgmma_multicast<release>);
 }
 
 // Clusters of two that can be resident at once with this shared memory (asked once a kernel).
@@ -277,7 +155,7 @@ int resident_clusters() {
     config.blockDim = dim3(threads);
     config.dynamicSmemBytes = staged_smem_bytes;
     int count = 0;
-    KL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, wgmma_multicast<release, 0, 1>, &config));
+    KL_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, wgmma_multicast<release>, &config));
     if (count < 1)
       throw std::runtime_error("matmul.wgmma_multicast: no cluster of two blocks of " +
                                std::to_string(staged_smem_bytes) + " bytes of shared memory fits on this GPU");
@@ -321,25 +199,8 @@ void launch_multicast(const Args& args, cudaStream_t stream) {
   const PairGrid g = pair_grid(args.shape);
   const BoundedOperands io = bounded_operands(args);
   const unsigned blocks = static_cast<unsigned>(cluster_blocks * std::min(g.pairs(), resident_clusters<release>()));
-  static const int overlap = [] {
-    const char* v = std::getenv("KL_EXPERIMENT_OVERLAP");
-    return v == nullptr ? 0 : std::atoi(v);
-  }();
-  // KL_EXPERIMENT_OVERLAP = 10 * parts + ahead (parts 1, 2 or 4; ahead 0-3)
-  using Kernel = void (*)(int, int, int, CUtensorMap, CUtensorMap, CUtensorMap);
-  Kernel kernel = wgmma_multicast<release, 0, 1>;
-  switch (overlap) {
-    case 20: kernel = wgmma_multicast<release, 0, 2>; break;
-    case 21: kernel = wgmma_multicast<release, 1, 2>; break;
-    case 22: kernel = wgmma_multicast<release, 2, 2>; break;
-    case 40: kernel = wgmma_multicast<release, 0, 4>; break;
-    case 41: kernel = wgmma_multicast<release, 1, 4>; break;
-    case 42: kernel = wgmma_multicast<release, 2, 4>; break;
-    default: break;
-  }
-  if (g.k_steps < overlap % 10) kernel = wgmma_multicast<release, 0, 1>;
-  if (overlap > 0) allow_shared_memory(reinterpret_cast<const void*>(kernel), staged_smem_bytes);
-  kernel<<<blocks, threads, staged_smem_bytes, stream>>>(g.pairs_m, g.tiles_n, g.k_steps, io.a, io.b, io.c);
+  wgmma_multicast<release><<<blocks, threads, staged_smem_bytes, stream>>>(g.pairs_m, g.tiles_n, g.k_steps, io.a, io.b,
+                                                                          io.c);
   io.finish(args, stream);
 }
 
