@@ -9,9 +9,10 @@
 #              bank conflicts, registers per thread, stall reasons, DRAM bytes read and the L2
 #              hit rate (rung 29's shares walked from their end); rung 28 runs rung 27's kernel
 #              at 4096^3, so its column repeats rung 27's
-#   tensor:    the tensor-core ladder (rungs 30..36) at 4096^3: tensor pipe use (on the H100 the
+#   tensor:    the tensor-core ladder (rungs 30..37) at 4096^3: tensor pipe use (on the H100 the
 #              HMMA pipe counter counts wgmma's work too; ncu 2025 has no separate GMMA one),
-#              shared-memory bank conflicts, achieved occupancy, registers per thread
+#              shared-memory bank conflicts, achieved occupancy, registers per thread, and the
+#              bytes through L2 with the SM clock they leave at the power cap (rung 37's gain)
 # ncu runs with --clock-control none (the GPU's own boost clock, as the bench times it) on the
 # first launch of the variant's kernel in `kernel-lab run ... --reps 1`. Set NCU to pick a
 # binary; without ncu the script says so and exits 2.
@@ -53,9 +54,9 @@ case $family in
     ;;
   tensor)
     registry_family=matmul
-    variants=(wmma_global wmma_shared mma_sync_pipeline wgmma_tma wgmma_persistent wgmma_tma_store wgmma_stream_k)
+    variants=(wmma_global wmma_shared mma_sync_pipeline wgmma_tma wgmma_persistent wgmma_tma_store wgmma_stream_k wgmma_multicast)
     run_args=(--m 4096 --n 4096 --k 4096 --reps 1)
-    kernels='wmma_global|wmma_shared|mma_sync_pipeline|wgmma_tma|wgmma_persistent|wgmma_tma_store|wgmma_stream_k'  # never GemmEx's, nor the FP16 staging
+    kernels='wmma_global|wmma_shared|mma_sync_pipeline|wgmma_tma|wgmma_persistent|wgmma_tma_store|wgmma_stream_k|wgmma_multicast'  # never GemmEx's, nor the FP16 staging
     ;;
   *)
     echo "profile.sh: no profile for family '$family' (matmul, reduction, sgemm, tensor)" >&2
@@ -99,6 +100,8 @@ if [ "$family" = tensor ]; then
     "Shared Load Bank Conflicts|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
     "Shared Store Bank Conflicts|l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
     "Registers Per Thread|launch__registers_per_thread"
+    "L2 Bytes|lts__t_bytes.sum"
+    "SM Clock|sm__cycles_elapsed.avg.per_second"
   )
 fi
 metrics=$(printf '%s\n' "${rows[@]}" | cut -d'|' -f2 | paste -sd, -)

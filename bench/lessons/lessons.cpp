@@ -100,7 +100,7 @@ void tensor_core_section(std::ostream& o, const std::vector<Result>& results, co
   const Result* gemmex_large = find(results, "matmul.cublas_gemmex_fp16." + large.tag());
   o << "\n## Beyond the seeds: the tensor-core ladder\n\n"
     << "Seed 004 reaches the tensor cores only through cublasGemmEx; the lab writes its own, FP16 inputs with FP32 "
-       "accumulation and output, one technique per rung (kernels/matmul/30_*.cu .. 36_*.cu, notes in "
+       "accumulation and output, one technique per rung (a file each from kernels/matmul/30_*.cu on, notes in "
        "docs/TENSOR_CORE_LADDER.md). x GemmEx is the ratio to cuBLAS GemmEx timed on the same shape in the same run ("
     << sig3(gemmex->value) << " TFLOPS at 4096^3, " << sig3(100 * gemmex->value / roofline.fp16_tensor_tflops)
     << "% of the dense FP16 tensor peak";
