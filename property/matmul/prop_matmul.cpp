@@ -187,9 +187,9 @@ KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
   }
 }
 
-// Rung 29 where its plan applies (kl/sgemm_stream_k.hpp): C of 8 tile columns (n off the tile by
-// up to 127) and enough tile rows for half the GPU's slots to two and a half rounds of them (m off
-// the tile too), k from 1 to 320, so the plans drawn have no whole round or one or two, shares
+// Rung 29 where its plan applies (kl/sgemm_stream_k.hpp): C of 1-24 tile columns (n off the tile
+// by up to 127; the kernel finds a tile's row and column from its row-major id) and enough tile
+// rows for half the GPU's slots to two and a half rounds of them (m off the tile too), k from 1 to 320, so the plans drawn have no whole round or one or two, shares
 // longer and shorter than a tile, and tiles of two and more sharers; the shapes whose plan does
 // not apply (a last round over 95% full, a share too short) run rung 28 and are tagged. On small
 // integers every piece and their sum are exact: C must equal the oracle bit for bit, twice.
@@ -198,7 +198,8 @@ KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
 KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
   const Variant& v = variant("stream_k");
   if (!runs_here(v)) RC_DISCARD(v.unsupported({64, 128, 16}));
-  const std::int64_t slots = 4 * std::int64_t{kl::device_facts().sm_count}, columns = 8;
+  const std::int64_t slots = 4 * std::int64_t{kl::device_facts().sm_count};
+  const std::int64_t columns = *rc::gen::inRange<std::int64_t>(1, 25).as("tile columns");
   const std::int64_t tiles = *rc::gen::inRange<std::int64_t>(slots / 2, 5 * slots / 2 + 1).as("tiles");
   const std::int64_t rows = (tiles + columns - 1) / columns;
   const Shape shape{64 * rows - *rc::gen::inRange<std::int64_t>(0, 64).as("m short of the tile"),
