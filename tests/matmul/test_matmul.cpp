@@ -425,7 +425,7 @@ TEST(MatmulSplitK, TheRuleSplitsOnlyWhereSmsWouldBeIdle) {
 // 64 x 128 tile, the H100's occupancy) so that its plan applies: a round and a half (each
 // left-over tile shared by two blocks, pieces at both ends of every share), half the slots with
 // shares shorter than a tile (tiles of three sharers, shares inside one tile) and sides off the
-// tile (and 5 tile columns instead of 8: a tile's row and column come from its row-major id), and
+// tile (and 6 tile columns instead of 8: a tile's row and column come from its row-major id), and
 // two rounds and a bit with k off the tile. Small integers: bit-exact however the pieces
 // fall. Random data: within the bound and the same bits twice (pieces added in block order). A
 // shape whose plan does not apply here (another occupancy) is reported and left out; at least one
@@ -438,9 +438,9 @@ TEST(MatmulStreamK, TheLeftOverTilesAreSharedExactlyAndAddedInOneOrder) {
   auto rows_for = [](std::int64_t tiles, std::int64_t columns) { return 64 * ((tiles + columns - 1) / columns); };
   const std::vector<Shape> shapes =
       kl::sanitizer_small_mode()
-          ? std::vector<Shape>{{rows_for(slots / 2, 5) - 5, 128 * 5 - 3, 144}}
+          ? std::vector<Shape>{{rows_for(slots / 2, 6) - 5, 128 * 6 - 3, 144}}
           : std::vector<Shape>{{rows_for(slots + slots / 2, 8), 128 * 8, 512},
-                               {rows_for(slots / 2, 5) - 5, 128 * 5 - 3, 256},
+                               {rows_for(slots / 2, 6) - 5, 128 * 6 - 3, 256},
                                {rows_for(2 * slots + slots / 4, 8), 128 * 8, 1000}};
   int applied = 0;
   for (const Shape& shape : shapes) {
