@@ -189,9 +189,10 @@ KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
 
 // Rung 29 where its plan applies (kl/sgemm_stream_k.hpp): C of 1-24 tile columns (n off the tile
 // by up to 127; the kernel finds a tile's row and column from its row-major id) and enough tile
-// rows for half the GPU's slots to two and a half rounds of them (m off the tile too), k from 1 to 320, so the plans drawn have no whole round or one or two, shares
-// longer and shorter than a tile, and tiles of two and more sharers; the shapes whose plan does
-// not apply (a last round over 95% full, a share too short) run rung 28 and are tagged. On small
+// rows for half the GPU's slots to two and a half rounds of them (m off the tile too), k from 1
+// to 320, so the plans drawn have no whole round or one or two, shares longer and shorter than a
+// tile, and tiles of two and more sharers; the shapes whose plan does not apply (a last round
+// over 95% full, a share too short) run rung 28 and are tagged. On small
 // integers every piece and their sum are exact: C must equal the oracle bit for bit, twice.
 // C has 2-11 M elements here, so the inputs, the FP64 oracle and the comparison stay on the GPU
 // (kl/matmul_oracle.hpp; checked on the host, the property spent 38 s of its 50 on the H100).
