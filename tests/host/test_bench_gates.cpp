@@ -344,38 +344,63 @@ TEST(BenchGatesEvaluate, UngatedKeysAreListed) {
 }
 
 // ---- Gates that can fail: each gate the H100 runs sits within 0.8x of its lowest recorded
-//      H100 measurement ("[H100 LO-HI, N runs]" in its comment) and at or below it.
+//      H100 measurement ("[H100 LO-HI, N runs]" in its comment) and at or below it; each gate
+//      the H200 runs that records H200 measurements ("[H200 LO-HI, N runs]") sits the same way
+//      within them.
 
 namespace {
 
 const std::string h100 = "NVIDIA H100 80GB HBM3";
+const std::string h200 = "NVIDIA H200";
 
-// What is wrong with the gates `file` (whose text is `lines`) holds the H100 to: a gate with no
-// recorded H100 measurement, one whose threshold lets the result fall more than 20% below the
-// lowest measurement, one above the lowest measurement (it would fail on its own runs). One line
-// per problem, naming the gate and its line.
-std::vector<std::string> loose_or_unmeasured(const kl::bench::GatesFile& file, const std::vector<std::string>& lines) {
-  static const std::regex recorded(R"(\[H100 ([0-9.]+)(?:-([0-9.]+))?, ([0-9]+) runs?\])");
+// A GPU model whose runs gates record: its name as the CUDA runtime reports it, the tag of its
+// ranges in the comments ("H100" for "[H100 LO-HI, N runs]"), and whether every gate it runs
+// must record one (the H100: every gate was measured there) or only those that do are checked.
+struct MeasuredGpu {
+  std::string name, tag;
+  bool every_gate_recorded;
+};
+const MeasuredGpu measured_h100{h100, "H100", true};
+const MeasuredGpu measured_h200{h200, "H200", false};
+
+// What is wrong with the gates `file` (whose text is `lines`) holds `gpu` to: a gate with no
+// recorded measurement on it (where every gate must have one), one whose threshold lets the
+// result fall more than 20% below the lowest measurement, one above the lowest measurement (it
+// would fail on its own runs). One line per problem, naming the gate and its line.
+std::vector<std::string> loose_or_unmeasured(const kl::bench::GatesFile& file, const std::vector<std::string>& lines,
+                                             const MeasuredGpu& gpu = measured_h100) {
+  const std::regex recorded("\\[" + gpu.tag + R"( ([0-9.]+)(?:-([0-9.]+))?, ([0-9]+) runs?\])");
   std::vector<std::string> problems;
-  for (const Gate& g : kl::bench::gates_for_device(file, "sm_90", h100)) {
+  for (const Gate& g : kl::bench::gates_for_device(file, "sm_90", gpu.name)) {
     const std::string where = g.name() + " (line " + std::to_string(g.line) + ", [" + g.section + "])";
     const std::string& text = lines.at(static_cast<std::size_t>(g.line - 1));
     const std::size_t hash = text.find('#');
     std::smatch m;
     const std::string comment = hash == std::string::npos ? "" : text.substr(hash);
     if (!std::regex_search(comment, m, recorded)) {
-      problems.push_back(where + ": no [H100 LO-HI, N runs] measurement in its comment");
+      if (gpu.every_gate_recorded) problems.push_back(where + ": no [" + gpu.tag + " LO-HI, N runs] measurement in its comment");
       continue;
     }
     const double lowest = std::stod(m[1].str());
     if (g.threshold < 0.8 * lowest * (1 - 1e-9))  // (0.8 x 1.08 is 0.86400000000000011 in binary)
-      problems.push_back(where + ": threshold " + std::to_string(g.threshold) + " is below 0.8 x the lowest H100 measurement " +
-                         m[1].str() + ": a result 20% worse would still pass");
+      problems.push_back(where + ": threshold " + std::to_string(g.threshold) + " is below 0.8 x the lowest " + gpu.tag +
+                         " measurement " + m[1].str() + ": a result 20% worse would still pass");
     if (g.threshold > lowest)
-      problems.push_back(where + ": threshold " + std::to_string(g.threshold) + " is above the lowest H100 measurement " +
-                         m[1].str() + ": it fails on the runs it was set from");
+      problems.push_back(where + ": threshold " + std::to_string(g.threshold) + " is above the lowest " + gpu.tag +
+                         " measurement " + m[1].str() + ": it fails on the runs it was set from");
   }
   return problems;
+}
+
+// How many of the gates `gpu` runs record a measurement on it.
+std::size_t recorded_gates(const kl::bench::GatesFile& file, const std::vector<std::string>& lines, const MeasuredGpu& gpu) {
+  const std::string mark = "[" + gpu.tag + " ";
+  const std::vector<Gate> gates = kl::bench::gates_for_device(file, "sm_90", gpu.name);
+  return static_cast<std::size_t>(std::count_if(gates.begin(), gates.end(), [&](const Gate& g) {
+    const std::string& text = lines.at(static_cast<std::size_t>(g.line - 1));
+    const std::size_t hash = text.find('#');
+    return hash != std::string::npos && text.find(mark, hash) != std::string::npos;
+  }));
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -397,6 +422,21 @@ TEST(BenchConsistency, EveryH100GateSitsWithin08OfItsLowestMeasurement) {
   for (const std::string& p : problems) ADD_FAILURE() << path << ": " << p;
   EXPECT_GE(kl::bench::gates_for_device(kl::bench::load_gates(path), "sm_90", h100).size(), 100u)
       << "the H100 runs about a hundred gates";
+}
+
+// The H200 (sm_90 too) runs the [default] and [sm_90] gates; those that record H200 runs (the
+// ladders beyond the seeds) sit in that GPU's band as well, so a gate moved into [sm_90] from the
+// H100's section cannot leave the H200 a gate it fails on its own runs, or one 20% loose.
+TEST(BenchConsistency, EveryGateRecordedOnTheH200SitsWithin08OfItsLowestMeasurement) {
+  const char* path = std::getenv("KL_GATES_FILE");
+  ASSERT_NE(path, nullptr) << "KL_GATES_FILE is not set (run through ctest)";
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::vector<std::string> lines = lines_of(text.str());
+  const kl::bench::GatesFile file = kl::bench::load_gates(path);
+  for (const std::string& p : loose_or_unmeasured(file, lines, measured_h200)) ADD_FAILURE() << path << ": " << p;
+  EXPECT_GE(recorded_gates(file, lines, measured_h200), 60u) << "the ladders beyond the seeds record H200 runs";
 }
 
 // The check bites: a [default] floor the H100 inherits, a threshold at 0.7x the lowest, one above
@@ -423,4 +463,27 @@ TEST(BenchGatesFile, LooseAboveAndUnmeasuredGatesAreReported) {
   EXPECT_TRUE(reported("order(a.x / a.y) (line 7, [sm_90]): no [H100"));
   EXPECT_FALSE(reported("min_ratio(a.replaced)"));
   EXPECT_EQ(problems.size(), 4u) << ::testing::PrintToString(problems);
+}
+
+// On a GPU whose gates record its runs only where measured (the H200), a gate without its range
+// passes unchecked, and one with its range is held to it; the H100's ranges do not count there.
+TEST(BenchGatesFile, H200RangesAreCheckedWhereRecorded) {
+  const std::string text =
+      "[default]\n"
+      "min_ratio a.floor >= 0.3\n"
+      "[sm_90]\n"
+      "min_ratio a.fits >= 0.8             # [H100 1.0, 5 runs] [H200 0.9-1.0, 5 runs]\n"
+      "min_ratio a.loose >= 0.7            # [H100 0.8, 5 runs] [H200 0.9-1.0, 5 runs]\n"
+      "min_ratio a.above >= 0.95           # [H100 1.0, 5 runs] [H200 0.9, 5 runs]\n"
+      "min_ratio a.h100_only >= 0.5        # [H100 1.0, 5 runs]\n";
+  const kl::bench::GatesFile file = parse(text);
+  const std::vector<std::string> problems = loose_or_unmeasured(file, lines_of(text), measured_h200);
+  const auto reported = [&](const std::string& what) {
+    return std::any_of(problems.begin(), problems.end(), [&](const std::string& p) { return p.find(what) == 0; });
+  };
+  EXPECT_TRUE(reported("min_ratio(a.loose) (line 5, [sm_90]): threshold 0.700000 is below 0.8 x the lowest H200"))
+      << ::testing::PrintToString(problems);
+  EXPECT_TRUE(reported("min_ratio(a.above) (line 6, [sm_90]): threshold 0.950000 is above the lowest H200"));
+  EXPECT_EQ(problems.size(), 2u) << ::testing::PrintToString(problems);
+  EXPECT_EQ(recorded_gates(file, lines_of(text), measured_h200), 3u);
 }
