@@ -410,10 +410,6 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-}  // namespace
-
-namespace {
-
 // The lab's gates file (KL_GATES_FILE, set by ctest), its path and its lines ("" and none unset).
 struct LabGatesFile {
   std::string path;
