@@ -363,6 +363,13 @@ struct MeasuredGpu {
 const MeasuredGpu measured_h100{h100, "H100", true};
 const MeasuredGpu measured_h200{h200, "H200", false};
 
+// Gate g's comment in `lines` (the file's text): from its '#' on, or "" without one.
+std::string comment_of(const Gate& g, const std::vector<std::string>& lines) {
+  const std::string& text = lines.at(static_cast<std::size_t>(g.line - 1));
+  const std::size_t hash = text.find('#');
+  return hash == std::string::npos ? "" : text.substr(hash);
+}
+
 // What is wrong with the gates `file` (whose text is `lines`) holds `gpu` to: a gate with no
 // recorded measurement on it (where every gate must have one), one whose threshold lets the
 // result fall more than 20% below the lowest measurement, one above the lowest measurement (it
@@ -373,10 +380,8 @@ std::vector<std::string> loose_or_unmeasured(const kl::bench::GatesFile& file, c
   std::vector<std::string> problems;
   for (const Gate& g : kl::bench::gates_for_device(file, "sm_90", gpu.name)) {
     const std::string where = g.name() + " (line " + std::to_string(g.line) + ", [" + g.section + "])";
-    const std::string& text = lines.at(static_cast<std::size_t>(g.line - 1));
-    const std::size_t hash = text.find('#');
     std::smatch m;
-    const std::string comment = hash == std::string::npos ? "" : text.substr(hash);
+    const std::string comment = comment_of(g, lines);
     if (!std::regex_search(comment, m, recorded)) {
       if (gpu.every_gate_recorded) problems.push_back(where + ": no [" + gpu.tag + " LO-HI, N runs] measurement in its comment");
       continue;
@@ -397,9 +402,7 @@ std::size_t recorded_gates(const kl::bench::GatesFile& file, const std::vector<s
   const std::string mark = "[" + gpu.tag + " ";
   const std::vector<Gate> gates = kl::bench::gates_for_device(file, "sm_90", gpu.name);
   return static_cast<std::size_t>(std::count_if(gates.begin(), gates.end(), [&](const Gate& g) {
-    const std::string& text = lines.at(static_cast<std::size_t>(g.line - 1));
-    const std::size_t hash = text.find('#');
-    return hash != std::string::npos && text.find(mark, hash) != std::string::npos;
+    return comment_of(g, lines).find(mark) != std::string::npos;
   }));
 }
 
