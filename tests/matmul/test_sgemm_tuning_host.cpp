@@ -2,7 +2,7 @@
 // parses against the compiled candidates, lines pick per GPU model and class of shapes with the
 // GPU's every-shape line and then the default as fallbacks, bad lines are refused naming the
 // rule, and `tune --write` rewrites exactly one line. And rung 28 (matmul.split_k): it runs the
-// H100's lines, and its rule for splitting k (kl/matmul_split_k.hpp); rung 29 (matmul.stream_k):
+// H100's lines (the H200's too), and its rule for splitting k (kl/matmul_split_k.hpp); rung 29 (matmul.stream_k):
 // its plan (kl/sgemm_stream_k.hpp).
 #include "kl/matmul.hpp"
 #include "kl/matmul_split_k.hpp"
@@ -84,11 +84,17 @@ TEST(SgemmTuning, ShippedFileGivesTheH100ALineForEveryShapeClass) {
   EXPECT_NE(tuning::config_for(choices, h100, tuning::shape_class_of(8192, 8192)), every_shape);
 }
 
-// Rung 28 compiles its configurations in rather than following the file: the two must agree.
-TEST(SgemmTuning, TheSplitKRungRunsTheH100Lines) {
+// Rung 28 compiles its configurations in rather than following the file: the two must agree, on
+// the H100 and on the H200, whose tune (2026-11-28) picked the H100's winners again.
+TEST(SgemmTuning, TheSplitKRungRunsTheLinesOfBothSm90Gpus) {
   const std::vector<tuning::Choice> choices = tuning::parse(tuning_file_text(), tuned_config_names());
-  EXPECT_EQ(tuning::config_for(choices, "NVIDIA H100 80GB HBM3", tuning::ShapeClass::any), split_k_config);
-  EXPECT_EQ(tuning::config_for(choices, "NVIDIA H100 80GB HBM3", tuning::ShapeClass::large), split_k_large_config);
+  for (const std::string gpu : {"NVIDIA H100 80GB HBM3", "NVIDIA H200"}) {
+    EXPECT_EQ(tuning::config_for(choices, gpu, tuning::ShapeClass::any), split_k_config) << gpu;
+    EXPECT_EQ(tuning::config_for(choices, gpu, tuning::ShapeClass::large), split_k_large_config) << gpu;
+    EXPECT_EQ(tuning::config_for(choices, gpu, tuning::ShapeClass::small),
+              tuning::config_for(choices, "NVIDIA H100 80GB HBM3", tuning::ShapeClass::small))
+        << gpu;
+  }
 }
 
 // The H100's numbers: 132 SMs, 4 blocks of the 64 x 128 tile an SM (528 block slots).
