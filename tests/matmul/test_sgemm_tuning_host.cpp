@@ -2,8 +2,8 @@
 // parses against the compiled candidates, lines pick per GPU model and class of shapes with the
 // GPU's every-shape line and then the default as fallbacks, bad lines are refused naming the
 // rule, and `tune --write` rewrites exactly one line. And rung 28 (matmul.split_k): it runs the
-// H100's lines (the H200's too), and its rule for splitting k (kl/matmul_split_k.hpp); rung 29 (matmul.stream_k):
-// its plan (kl/sgemm_stream_k.hpp).
+// H100's lines (the H200's too), and its rule for splitting k (kl/matmul_split_k.hpp); rung 29
+// (matmul.stream_k): its plan (kl/sgemm_stream_k.hpp).
 #include "kl/matmul.hpp"
 #include "kl/matmul_split_k.hpp"
 #include "kl/sgemm_stream_k.hpp"
