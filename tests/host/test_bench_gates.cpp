@@ -368,9 +368,9 @@ std::string comment_of(const Gate& g, const std::vector<std::string>& lines) {
 }
 
 // What is wrong with the gates `file` (whose text is `lines`) holds `gpu` to: a gate with no
-// recorded measurement on it, one whose threshold lets the
-// result fall more than 20% below the lowest measurement, one above the lowest measurement (it
-// would fail on its own runs). One line per problem, naming the gate and its line.
+// recorded measurement on it, one whose threshold lets the result fall more than 20% below the
+// lowest measurement, one above the lowest measurement (it would fail on its own runs). One line
+// per problem, naming the gate and its line.
 std::vector<std::string> loose_or_unmeasured(const kl::bench::GatesFile& file, const std::vector<std::string>& lines,
                                              const MeasuredGpu& gpu = measured_h100) {
   const std::regex recorded("\\[" + gpu.tag + R"( ([0-9.]+)(?:-([0-9.]+))?, ([0-9]+) runs?\])");
