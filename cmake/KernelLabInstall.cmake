@@ -45,13 +45,14 @@ install(EXPORT KernelLabTargets NAMESPACE KernelLab:: DESTINATION ${KL_INSTALL_C
 
 # The harness's headers only: the lab's family headers (kl/elementwise.hpp, ...) stay out.
 install(FILES
-  harness/include/kl/case_result.hpp harness/include/kl/check.hpp harness/include/kl/device_buffer.hpp
-  harness/include/kl/device_compare.hpp
+  harness/include/kl/case_result.hpp harness/include/kl/check.hpp harness/include/kl/cuda_check.hpp
+  harness/include/kl/device_buffer.hpp harness/include/kl/device_compare.hpp
   harness/include/kl/device_facts.hpp harness/include/kl/error_bounds.hpp harness/include/kl/geometry.hpp
-  harness/include/kl/guarded_buffer.hpp harness/include/kl/host_parallel.hpp harness/include/kl/perturb.hpp
-  harness/include/kl/perturb.cuh
+  harness/include/kl/grid.hpp harness/include/kl/guarded_buffer.hpp harness/include/kl/host_parallel.hpp
+  harness/include/kl/perturb.hpp harness/include/kl/perturb.cuh harness/include/kl/perturb_points.cuh
   harness/include/kl/registry.hpp harness/include/kl/test_env.hpp
   harness/include/kl/timing.hpp harness/include/kl/watchdog.hpp harness/include/kl/watchdog.cuh
+  harness/include/kl/watchdog_view.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/kl)
 install(FILES
   harness/core/charts.hpp harness/core/format.hpp harness/core/gates.hpp harness/core/input_file.hpp harness/core/json_value.hpp harness/core/repetitions.hpp

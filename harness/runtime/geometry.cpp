@@ -1,5 +1,7 @@
 #include "kl/geometry.hpp"
 
+#include <stdexcept>
+
 namespace kl {
 
 std::string block_1d_violation(int threads) {

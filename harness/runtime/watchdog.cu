@@ -1,6 +1,7 @@
 // The watchdog's host side and its self-test kernel.
 #include "kl/timing.hpp"
 #include "kl/watchdog.cuh"
+#include "kl/watchdog.hpp"
 
 namespace kl {
 

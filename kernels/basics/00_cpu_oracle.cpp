@@ -2,6 +2,8 @@
 // through the same registry, launcher and guarded-output checks as every kernel.
 #include "launchers.hpp"
 
+#include "kl/basics.hpp"
+
 #include <vector>
 
 namespace kl::basics {

@@ -4,7 +4,7 @@
 // `sum` (section 7.1); the seed shows no launch, so blocks and threads are parameters.
 #include "launchers.hpp"
 
-#include "kl/perturb.cuh"
+#include "kl/perturb_points.cuh"
 
 namespace kl::basics {
 namespace {

@@ -8,9 +8,9 @@
 // Seed: 004_f92a7ab1d28b5b9a.txt, kernel `fill_arr` (the same values: arr[idx] = idx * 2).
 #include "launchers.hpp"
 
-#include "kl/check.hpp"
+#include "kl/cuda_check.hpp"
 #include "kl/device_facts.hpp"
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,7 +1,9 @@
 // Launchers of the basics kernels; the registry (registry.cpp) is their only caller.
 #pragma once
 
-#include "kl/basics.hpp"
+#include "kl/basics_args.hpp"
+
+#include <cuda_runtime_api.h>
 
 namespace kl::basics {
 void launch_cpu_oracle(const Args& args, cudaStream_t stream);

@@ -2,6 +2,8 @@
 // planted launch-arithmetic bug flagged.
 #include "launchers.hpp"
 
+#include "kl/basics.hpp"
+
 #include <climits>
 
 namespace kl::basics {

@@ -2,6 +2,7 @@
 #include "launchers.hpp"
 
 #include "kl/check.hpp"
+#include "kl/dispatch.hpp"
 
 #include <vector>
 

@@ -1,7 +1,9 @@
 // Launchers of the dispatch kernels; the registry (registry.cpp) is their only caller.
 #pragma once
 
-#include "kl/dispatch.hpp"
+#include "kl/dispatch_args.hpp"
+
+#include <cuda_runtime_api.h>
 
 namespace kl::dispatch {
 void launch_cpu_oracle(const Args& args, cudaStream_t stream);

@@ -1,6 +1,8 @@
 // The dispatch family's table.
 #include "launchers.hpp"
 
+#include "kl/dispatch.hpp"
+
 namespace kl::dispatch {
 namespace {
 

@@ -3,6 +3,7 @@
 #include "launchers.hpp"
 
 #include "kl/device_buffer.hpp"
+#include "kl/elementwise.hpp"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 // Seed: 000_4eb26088713d3cd0.txt, kernel `add` (no bounds guard).
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::elementwise {
 namespace {

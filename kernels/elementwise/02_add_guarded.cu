@@ -3,7 +3,7 @@
 // Seed: 003_2eb1131b3d611900.txt, kernel `add` (`if (gid >= 1000) return;`).
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::elementwise {
 namespace {

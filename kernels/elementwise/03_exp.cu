@@ -2,7 +2,7 @@
 // Seed: 002_546f08ca611913b2.txt, kernel `exp_kernel` (launched there as <<<16, 256>>> for 4096).
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::elementwise {
 namespace {

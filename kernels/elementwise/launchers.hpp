@@ -1,7 +1,9 @@
 // Launchers of the elementwise kernels; the registry (registry.cpp) is their only caller.
 #pragma once
 
-#include "kl/elementwise.hpp"
+#include "kl/elementwise_args.hpp"
+
+#include <cuda_runtime_api.h>
 
 namespace kl::elementwise {
 void launch_add_unguarded(const Args& args, cudaStream_t stream);

@@ -1,6 +1,7 @@
 // The elementwise family's table: reference first, then the seed kernels, planted bugs flagged.
 #include "launchers.hpp"
 
+#include "kl/elementwise.hpp"
 #include "kl/geometry.hpp"
 
 #include <climits>

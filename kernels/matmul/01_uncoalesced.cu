@@ -3,7 +3,7 @@
 // Seeds: 003_2eb1131b3d611900.txt `matmul_uncoalesced` (B transposed), 000's `matmul_B_row_strided`.
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::matmul {
 namespace {

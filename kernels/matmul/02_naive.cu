@@ -2,7 +2,7 @@
 // threads, adjacent addresses); fixes 01's strided reads. Seed: 003_2eb1131b3d611900.txt `matmul`.
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::matmul {
 namespace {

@@ -3,7 +3,7 @@
 // Seed: 001_7584b942d36babe4.txt `tiled_matmul(A,B,C,M,K,N)` (TILE_SIZE 16) and its bias matmul.
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::matmul {
 namespace {

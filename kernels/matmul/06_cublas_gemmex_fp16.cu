@@ -4,7 +4,7 @@
 #include "cublas_handle.hpp"
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 #include <cuda_fp16.h>
 

@@ -4,7 +4,7 @@
 // and its warning that the second barrier "prevents silent data corruption".
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::matmul {
 namespace {

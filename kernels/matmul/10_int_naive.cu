@@ -2,7 +2,7 @@
 // oracle must match bit for bit). Seed: 004_f92a7ab1d28b5b9a.txt section 10.2 `naiveMatMul`.
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::imatmul {
 namespace {

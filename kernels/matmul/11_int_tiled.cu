@@ -3,7 +3,7 @@
 // Seed: 004_f92a7ab1d28b5b9a.txt section 10.2, the 16x16 tiled matmul (tileA, tileB).
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::imatmul {
 namespace {

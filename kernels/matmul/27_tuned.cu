@@ -8,9 +8,10 @@
 #include "launchers.hpp"
 #include "sgemm_h100_config.cuh"
 #include "sgemm_prefetched.cuh"
-#include "kl/sgemm_tuning.hpp"
 
-#include "kl/check.hpp"
+#include "kl/cuda_check.hpp"
+#include "kl/matmul.hpp"
+#include "kl/sgemm_tuning.hpp"
 
 #include <map>
 #include <mutex>

@@ -20,7 +20,8 @@
 #include "sgemm_h100_config.cuh"
 #include "sgemm_prefetched.cuh"
 
-#include "kl/check.hpp"
+#include "kl/cuda_check.hpp"
+#include "kl/matmul.hpp"
 #include "kl/matmul_split_k.hpp"
 #include "kl/sgemm_tuning.hpp"
 

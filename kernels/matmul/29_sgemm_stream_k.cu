@@ -24,7 +24,8 @@
 #include "sgemm_h100_config.cuh"
 #include "sgemm_prefetched.cuh"
 
-#include "kl/check.hpp"
+#include "kl/cuda_check.hpp"
+#include "kl/matmul.hpp"
 #include "kl/perturb.cuh"
 #include "kl/sgemm_stream_k.hpp"
 

@@ -19,9 +19,9 @@
 #include "sgemm_cp_async.cuh"
 #include "tensor_core_tiles.hpp"
 
-#include "kl/check.hpp"
+#include "kl/cuda_check.hpp"
 #include "kl/mbarrier.cuh"
-#include "kl/perturb.cuh"
+#include "kl/perturb_points.cuh"
 
 #include <cstdint>
 

@@ -14,9 +14,10 @@
 // before it frees one.
 // Seed: 004_f92a7ab1d28b5b9a.txt section 11 (cublasGemmEx's tensor cores); PTX ISA 8.x.
 #include "launchers.hpp"
+#include "shape_rules.hpp"
 #include "tensor_core_tiles.hpp"
 
-#include "kl/check.hpp"
+#include "kl/cuda_check.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/mbarrier.cuh"
 

@@ -22,11 +22,13 @@
 // the blocks of a busy GPU's clusters drift apart enough for the exactness check to catch it.
 // Seed: 004_f92a7ab1d28b5b9a.txt section 11 (cublasGemmEx's tensor cores); PTX ISA 8.x.
 #include "launchers.hpp"
+#include "shape_rules.hpp"
 #include "tensor_core_tiles.hpp"
 
-#include "kl/check.hpp"
+#include "kl/cuda_check.hpp"
+#include "kl/matmul.hpp"
 #include "kl/mbarrier.cuh"
-#include "kl/perturb.cuh"
+#include "kl/perturb_points.cuh"
 
 #include "hopper_wgmma.cuh"
 

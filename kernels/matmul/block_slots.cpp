@@ -5,6 +5,7 @@
 
 #include "kl/check.hpp"
 #include "kl/device_facts.hpp"
+#include "kl/matmul.hpp"
 
 #include <map>
 #include <mutex>

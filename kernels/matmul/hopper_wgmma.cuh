@@ -10,10 +10,10 @@
 #include "launchers.hpp"
 #include "tensor_core_tiles.hpp"
 
-#include "kl/check.hpp"
+#include "kl/cuda_check.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/mbarrier.cuh"
-#include "kl/perturb.cuh"
+#include "kl/perturb_points.cuh"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>

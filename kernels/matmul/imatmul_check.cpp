@@ -3,6 +3,7 @@
 #include "launchers.hpp"
 
 #include "kl/guarded_buffer.hpp"
+#include "kl/matmul.hpp"
 
 #include <random>
 

@@ -1,12 +1,12 @@
 // Launchers of the matmul and imatmul kernels; the registries are their only callers.
 #pragma once
 
-#include "kl/matmul.hpp"
 #include "sgemm_whole_tiles.hpp"
+
+#include "kl/matmul_args.hpp"
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 namespace kl::matmul {
 
@@ -76,12 +76,6 @@ void launch_wgmma_multicast_staged(const Args& args, cudaStream_t stream);
 void launch_cluster_local_release_staged(const Args& args, cudaStream_t stream);
 // PLANTED: rung 36 announcing its partials relaxed, unfenced (matmul.relaxed_partial_announce).
 void launch_relaxed_partial_announce_staged(const Args& args, cudaStream_t stream);
-// "" when this process's GPU runs the sm_90a rung, else why it does not apply (cached).
-std::string wgmma_tma_unavailable();
-std::string wgmma_persistent_unavailable();
-std::string wgmma_tma_store_unavailable();
-std::string wgmma_stream_k_unavailable();
-std::string wgmma_multicast_unavailable();
 
 inline constexpr int bounds_tile = 16;  // seed 001's TILE_SIZE
 inline constexpr int padded_tile = 32;

@@ -1,9 +1,11 @@
 // The matmul family's table: cuBLAS SGEMM first, then the seeds' ladder, the tensor-core
 // GemmEx, the planted missing barrier and rung 36's planted relaxed announcement.
 #include "launchers.hpp"
+#include "shape_rules.hpp"
 #include "tensor_core_tiles.hpp"
 
 #include "kl/device_facts.hpp"
+#include "kl/matmul.hpp"
 
 #include <climits>
 

@@ -10,6 +10,7 @@
 
 #include "kl/device_buffer.hpp"
 #include "kl/guarded_buffer.hpp"
+#include "kl/matmul.hpp"
 
 #include <array>
 

@@ -6,7 +6,7 @@
 #include "launchers.hpp"
 #include "sgemm_whole_tiles.hpp"
 
-#include "kl/check.hpp"
+#include "kl/cuda_check.hpp"
 
 namespace kl::matmul::cp_async {
 

@@ -2,9 +2,10 @@
 #include "sgemm_whole_tiles.hpp"
 
 #include "launchers.hpp"
+#include "shape_rules.hpp"
 
-#include "kl/check.hpp"
-#include "kl/geometry.hpp"
+#include "kl/cuda_check.hpp"
+#include "kl/grid.hpp"
 
 #include <climits>
 

@@ -5,10 +5,11 @@
 // A shape of whole tiles (the bench's 4096^3) runs on the caller's buffers directly.
 #pragma once
 
-#include "kl/matmul.hpp"
+#include "kl/matmul_args.hpp"
+
+#include <cuda_runtime_api.h>
 
 #include <cstdint>
-#include <string>
 
 namespace kl::matmul {
 
@@ -21,8 +22,6 @@ struct TileShape {
 // The kernel launch of a rung on row-major A (m x k), B (k x n), C (m x n), all whole tiles.
 using WholeTileLaunch = void (*)(int m, int n, int k, const float* a, const float* b, float* c, cudaStream_t);
 
-// "" when the padded shape still fits the kernels' int indexing and the grid, else the rule.
-std::string whole_tiles_violation(const Shape& s, TileShape tile);
 
 // The shape rounded up to whole tiles in m, n and k.
 struct PaddedShape {

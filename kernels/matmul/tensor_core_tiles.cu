@@ -3,8 +3,8 @@
 
 #include "launchers.hpp"
 
-#include "kl/check.hpp"
-#include "kl/geometry.hpp"
+#include "kl/cuda_check.hpp"
+#include "kl/grid.hpp"
 
 #include <cstdint>
 

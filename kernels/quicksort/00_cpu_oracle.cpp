@@ -2,6 +2,8 @@
 // same registry and checks as the kernels.
 #include "launchers.hpp"
 
+#include "kl/quicksort.hpp"
+
 #include <algorithm>
 #include <vector>
 

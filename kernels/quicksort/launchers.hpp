@@ -1,7 +1,9 @@
 // Launchers of the quicksort kernels; the registry (registry.cpp) is their only caller.
 #pragma once
 
-#include "kl/quicksort.hpp"
+#include "kl/quicksort_args.hpp"
+
+#include <cuda_runtime_api.h>
 
 namespace kl::quicksort {
 void launch_cpu_oracle(const Args& args, cudaStream_t stream);

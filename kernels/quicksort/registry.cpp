@@ -2,6 +2,8 @@
 // as written (planted: its partition loses elements) and fixed.
 #include "launchers.hpp"
 
+#include "kl/quicksort.hpp"
+
 namespace kl::quicksort {
 namespace {
 

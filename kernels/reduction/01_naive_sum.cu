@@ -1,9 +1,10 @@
 // Teaches: the simplest reduction, one atomicAdd per element; every add to the one result is
 // serialised. Seed: 004_f92a7ab1d28b5b9a.txt, kernel `naiveSum`.
 #include "launchers.hpp"
+#include "summation_plan.hpp"
 
-#include "kl/geometry.hpp"
-#include "kl/perturb.cuh"
+#include "kl/grid.hpp"
+#include "kl/perturb_points.cuh"
 
 namespace kl::reduction {
 namespace {

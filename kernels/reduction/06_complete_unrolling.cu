@@ -2,9 +2,10 @@
 // decided at compile time and the stride loop disappears. Builds on 05's synced last warp.
 // Seed: 004_f92a7ab1d28b5b9a.txt, kernel `blkReduct` / `blockReduction<THREADS_PERBLOCK>`.
 #include "launchers.hpp"
+#include "summation_plan.hpp"
 #include "unroll_common.cuh"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::reduction {
 namespace {

@@ -3,9 +3,10 @@
 // 2*blockSize grid. Seed: 004_f92a7ab1d28b5b9a.txt, kernel `block_reduction` (the seed reads
 // array[tidGlobal + blockSize] unguarded; here it is guarded for any n).
 #include "launchers.hpp"
+#include "summation_plan.hpp"
 #include "unroll_common.cuh"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::reduction {
 namespace {

@@ -2,8 +2,9 @@
 // race to get wrong; shared memory holds only one value per warp. Grid-stride like 07.
 // Seed: 004_f92a7ab1d28b5b9a.txt, the reduction ladder's next step (`__shfl_down_sync`).
 #include "launchers.hpp"
+#include "summation_plan.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::reduction {
 namespace {

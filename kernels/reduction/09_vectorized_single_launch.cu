@@ -19,8 +19,9 @@
 // relaxed ticket, as the memory model allows, and the sum comes out wrong.
 #include "vector_sum.cuh"
 #include "launchers.hpp"
+#include "summation_plan.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 #include "kl/perturb.cuh"
 
 #include <cuda/atomic>

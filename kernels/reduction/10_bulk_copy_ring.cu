@@ -31,10 +31,11 @@
 //    it; a waiting block can see the flag, add, and have its sum wiped by the late zero.
 #include "vector_sum.cuh"
 #include "launchers.hpp"
+#include "bulk_copy_ring.hpp"
 
-#include "kl/check.hpp"
+#include "kl/cuda_check.hpp"
 #include "kl/device_facts.hpp"
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 #include "kl/mbarrier.cuh"
 #include "kl/perturb.cuh"
 #include "kl/watchdog.cuh"

@@ -1,12 +1,10 @@
 // Launchers of the reduction kernels; the registry (registry.cpp) is their only caller.
 #pragma once
 
-#include "kl/check.hpp"
-#include "kl/reduction.hpp"
-#include "summation_plan.hpp"
+#include "kl/cuda_check.hpp"
+#include "kl/reduction_args.hpp"
 
 #include <cstdint>
-#include <string>
 
 namespace kl::reduction {
 
@@ -53,7 +51,5 @@ void launch_relaxed_zero_flag(const Args& args, cudaStream_t stream);
 // Rung 10's plan for a shape on this process's GPU (its grid depends on what the GPU holds at
 // once), which its launch and its error bound both follow; "" when this GPU runs rung 10, else
 // why it does not apply.
-plan::Summation bulk_copy_ring_plan(const Shape& shape);
-std::string bulk_copy_ring_unavailable();
 
 }  // namespace kl::reduction

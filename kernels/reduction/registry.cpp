@@ -1,8 +1,10 @@
 // The reduction family's table: CUB first, then seed 004's ladder, the flawed and planted
 // warp-synchronous rungs flagged with the racecheck findings they must produce.
 #include "launchers.hpp"
+#include "bulk_copy_ring.hpp"
 
 #include "kl/geometry.hpp"
+#include "kl/reduction.hpp"
 
 #include <bit>
 

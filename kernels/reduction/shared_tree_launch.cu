@@ -1,8 +1,9 @@
 // The launch that rungs 02..05 share: each is a shared-memory tree per block ending in one
 // atomicAdd, so each needs the same geometry and only its kernel differs.
 #include "launchers.hpp"
+#include "summation_plan.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::reduction {
 

@@ -4,7 +4,7 @@
 // Host-only (compiles with g++ alone).
 #pragma once
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -3,6 +3,8 @@
 // kernel. Not from a seed: the oracle the ladder is checked against.
 #include "launchers.hpp"
 
+#include "kl/riemann.hpp"
+
 namespace kl::riemann {
 
 void launch_cpu_left_sum(const Args& args, cudaStream_t stream) {

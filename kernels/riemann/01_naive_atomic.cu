@@ -5,7 +5,7 @@
 #include "device_common.cuh"
 #include "launchers.hpp"
 
-#include "kl/geometry.hpp"
+#include "kl/grid.hpp"
 
 namespace kl::riemann {
 namespace {

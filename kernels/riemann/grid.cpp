@@ -1,6 +1,8 @@
 // The grid-stride rungs' launch size: one full wave of resident blocks.
 #include "launchers.hpp"
 
+#include "kl/riemann.hpp"
+
 #include <algorithm>
 #include <map>
 #include <mutex>

@@ -1,8 +1,8 @@
 // Launchers of the Riemann rungs; the registry (registry.cpp) is their only caller.
 #pragma once
 
-#include "kl/check.hpp"
-#include "kl/riemann.hpp"
+#include "kl/cuda_check.hpp"
+#include "kl/riemann_args.hpp"
 
 #include <cstdint>
 

@@ -2,6 +2,8 @@
 // the order of its Figure 25, from one atomicAdd per interval to one per block.
 #include "launchers.hpp"
 
+#include "kl/riemann.hpp"
+
 #include <bit>
 
 namespace kl::riemann {

@@ -2,6 +2,8 @@
 // with no waiting at all: every block saw all `blocks` arrivals.
 #include "launchers.hpp"
 
+#include "kl/sync.hpp"
+
 #include <vector>
 
 namespace kl::sync {

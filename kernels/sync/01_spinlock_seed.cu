@@ -6,7 +6,7 @@
 // perturbation points (kl/perturb.cuh) where the lock is taken and given back.
 #include "launchers.hpp"
 
-#include "kl/perturb.cuh"
+#include "kl/perturb_points.cuh"
 #include "kl/watchdog.cuh"
 
 namespace kl::sync {

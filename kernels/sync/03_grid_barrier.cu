@@ -5,7 +5,7 @@
 // Seed: 004_f92a7ab1d28b5b9a.txt (`deadlockExample` and the `atomicAdd` counter), lifted to the grid.
 #include "launchers.hpp"
 
-#include "kl/perturb.cuh"
+#include "kl/perturb_points.cuh"
 #include "kl/watchdog.cuh"
 
 namespace kl::sync {

@@ -4,7 +4,7 @@
 // deadlocking. Seed: 004_f92a7ab1d28b5b9a.txt (`deadlockExample`), the grid barrier of 03 fixed.
 #include "launchers.hpp"
 
-#include "kl/perturb.cuh"
+#include "kl/perturb_points.cuh"
 #include "kl/watchdog.cuh"
 
 #include <cooperative_groups.h>

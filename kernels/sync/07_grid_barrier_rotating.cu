@@ -15,7 +15,7 @@
 // Seed: 004_f92a7ab1d28b5b9a.txt (`deadlockExample`), the grid barrier of 03 made reusable.
 #include "launchers.hpp"
 
-#include "kl/perturb.cuh"
+#include "kl/perturb_points.cuh"
 #include "kl/watchdog.cuh"
 
 #include <cuda/atomic>

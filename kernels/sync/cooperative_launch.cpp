@@ -3,6 +3,7 @@
 #include "launchers.hpp"
 
 #include "kl/device_facts.hpp"
+#include "kl/sync.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,7 +1,9 @@
 // Launchers and kernel handles of the sync family; the registry (registry.cpp) is their only caller.
 #pragma once
 
-#include "kl/sync.hpp"
+#include "kl/sync_args.hpp"
+
+#include <cuda_runtime_api.h>
 
 namespace kl::sync {
 void launch_cpu_oracle(const Args& args, cudaStream_t stream);

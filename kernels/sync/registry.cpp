@@ -3,6 +3,7 @@
 
 #include "kl/device_facts.hpp"
 #include "kl/geometry.hpp"
+#include "kl/sync.hpp"
 
 namespace kl::sync {
 namespace {

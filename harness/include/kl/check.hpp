@@ -1,8 +1,8 @@
-// KL_CUDA_CHECK: the one way kernel-lab turns a CUDA status into an error.
-// It throws (never exits) so tests can catch and the CLI can print and return 1.
+// The errors KL_CUDA_CHECK (kl/cuda_check.hpp) and the device queries throw. They are thrown, never
+// exits, so tests can catch them and the CLI can print and return 1.
 #pragma once
 
-#include <cuda_runtime_api.h>
+#include "kl/cuda_check.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -25,16 +25,4 @@ class NoGpuError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-namespace detail {
-void throw_cuda_error(cudaError_t status, const char* expression, const char* file, int line);
-}  // namespace detail
-
 }  // namespace kl
-
-#define KL_CUDA_CHECK(expr)                                                    \
-  do {                                                                         \
-    const cudaError_t kl_status_ = (expr);                                     \
-    if (kl_status_ != cudaSuccess) {                                           \
-      ::kl::detail::throw_cuda_error(kl_status_, #expr, __FILE__, __LINE__);   \
-    }                                                                          \
-  } while (false)

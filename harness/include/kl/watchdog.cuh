@@ -1,7 +1,8 @@
-// Device side of kl::Watchdog (see kl/watchdog.hpp). Include from .cu files only.
+// Device side of kl::Watchdog (see kl/watchdog.hpp): the wait loops' test. Include from .cu files
+// only; it needs just the view, so the host class's header (kl/watchdog.hpp) is not included.
 #pragma once
 
-#include "kl/watchdog.hpp"
+#include "kl/watchdog_view.hpp"
 
 namespace kl {
 

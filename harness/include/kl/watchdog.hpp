@@ -8,14 +8,9 @@
 #pragma once
 
 #include "kl/device_buffer.hpp"
+#include "kl/watchdog_view.hpp"
 
 namespace kl {
-
-struct WatchdogView {
-  unsigned long long* start_ns;  // 0 until the first waiting thread arms it
-  int* tripped;                  // set to 1 when any thread ran out of budget
-  unsigned long long budget_ns;
-};
 
 class Watchdog {
  public:

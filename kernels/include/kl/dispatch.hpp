@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kl/case_result.hpp"
+#include "kl/dispatch_args.hpp"
 #include "kl/geometry.hpp"
 #include "kl/registry.hpp"
 
@@ -10,17 +11,6 @@
 #include <vector>
 
 namespace kl::dispatch {
-
-struct Shape {
-  int width = 0;   // columns (x)
-  int height = 0;  // rows (y)
-  Dim2 block;
-};
-
-struct Args {
-  int* coords = nullptr;  // 2 * width * height ints: (col, row) per cell, row-major
-  Shape shape;
-};
 
 struct Variant : kl::Variant<Shape, Args> {};
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "kl/case_result.hpp"
+#include "kl/elementwise_args.hpp"
 #include "kl/registry.hpp"
 
 #include <cstdint>
@@ -9,20 +10,6 @@
 #include <vector>
 
 namespace kl::elementwise {
-
-enum class Op { add, exp };
-
-struct Shape {
-  std::int64_t n = 0;
-  int block = 128;
-};
-
-struct Args {
-  const float* a = nullptr;  // first input (exp reads only this one)
-  const float* b = nullptr;  // second input of add
-  float* out = nullptr;
-  Shape shape;
-};
 
 struct Variant : kl::Variant<Shape, Args> {
   Op op;

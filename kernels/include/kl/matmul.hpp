@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kl/case_result.hpp"
+#include "kl/matmul_args.hpp"
 #include "kl/registry.hpp"
 #include "kl/sgemm_stream_k.hpp"
 
@@ -12,24 +13,6 @@
 #include <vector>
 
 namespace kl::matmul {
-
-struct Shape {
-  std::int64_t m = 0;
-  std::int64_t n = 0;
-  std::int64_t k = 0;
-  bool bias = false;  // C = bias[n] + A*B (seed 001); only tiled_bounds supports it
-};
-
-struct Args {
-  const float* a = nullptr;
-  const float* b = nullptr;
-  const float* bias = nullptr;  // n elements when shape.bias
-  float* c = nullptr;
-  Shape shape;
-};
-
-// What the variant multiplies: the FP32 inputs, or the inputs rounded to FP16 (GemmEx).
-enum class InputPrecision { fp32, fp16 };
 
 struct Variant : kl::Variant<Shape, Args> {
   InputPrecision precision = InputPrecision::fp32;
@@ -127,17 +110,6 @@ void use_clusters_on_every_whole_tile_plan(bool everywhere);
 }  // namespace kl::matmul
 
 namespace kl::imatmul {
-
-struct Shape {
-  std::int64_t n = 0;  // square n x n, as seed 004 writes it
-};
-
-struct Args {
-  const std::int32_t* a = nullptr;
-  const std::int32_t* b = nullptr;
-  std::int32_t* c = nullptr;
-  Shape shape;
-};
 
 struct Variant : kl::Variant<Shape, Args> {};
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kl/case_result.hpp"
+#include "kl/quicksort_args.hpp"
 #include "kl/registry.hpp"
 
 #include <cstdint>
@@ -11,35 +12,10 @@
 
 namespace kl::quicksort {
 
-struct Shape {
-  std::int64_t n = 0;
-};
-
-struct Args {
-  int* data = nullptr;  // sorted in place
-  Shape shape;
-};
-
 struct Variant : kl::Variant<Shape, Args> {};
 
 std::span<const Variant> variants();
 inline const Variant& variant(std::string_view name) { return find_variant(variants(), name); }
-
-// The fixed kernel stops recursing at this nesting depth (the device runtime allows 24) and
-// sorts what is left of its range in one thread (heapsort, O(m log m)).
-inline constexpr int max_launch_depth = 16;
-// Each qs_gpu grid launches at most two children and only above depth max_launch_depth, so at
-// most 2^(max_launch_depth+1) - 1 grids exist: the pending-launch limit the launcher sets.
-inline constexpr std::int64_t pending_launch_limit = std::int64_t{1} << (max_launch_depth + 1);
-// Largest n the fixed kernel accepts: bounds the one-thread heapsort of a range left at
-// max_launch_depth on adversarial (already sorted) input to about 2^16 log2(2^16) swaps.
-inline constexpr std::int64_t max_n = std::int64_t{1} << 16;
-
-// Raises cudaLimitDevRuntimePendingLaunchCount to at least `count` (never lowers it).
-void reserve_pending_launches(std::size_t count);
-// The seed kernel recurses without limit: beyond nesting depth 24 its launches fail silently.
-// Sizes that random data sorts well within that depth.
-inline constexpr std::int64_t seed_max_n = 1024;
 
 // Random ints in [-n, n] (duplicates likely), never all zero.
 std::vector<int> make_input(std::int64_t n, std::uint64_t seed);

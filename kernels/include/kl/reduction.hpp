@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kl/case_result.hpp"
+#include "kl/reduction_args.hpp"
 #include "kl/registry.hpp"
 
 #include <cstdint>
@@ -15,23 +16,9 @@
 
 namespace kl::reduction {
 
-enum class Dtype { i32, f32 };
 std::string to_string(Dtype d);
 // "int" or "float"; throws std::invalid_argument otherwise.
 Dtype parse_dtype(const std::string& text);
-
-struct Shape {
-  std::int64_t n = 0;
-  int block = 256;
-  Dtype dtype = Dtype::i32;
-};
-
-// in: n elements of the dtype; out: one element that receives the sum.
-struct Args {
-  const void* in = nullptr;
-  void* out = nullptr;
-  Shape shape;
-};
 
 // The longest chain of roundings any element passes through in a rung's sum of `shape`
 // (kernels/reduction/summation_plan.hpp): the float check's error bound follows it.

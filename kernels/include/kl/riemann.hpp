@@ -10,27 +10,13 @@
 
 #include "kl/case_result.hpp"
 #include "kl/registry.hpp"
+#include "kl/riemann_args.hpp"
 
 #include <cstdint>
 #include <span>
 #include <string>
 
 namespace kl::riemann {
-
-// The seed's problem (section 10.3): f(x) = e^x sin(x) on [a, b] = [0, 10].
-inline constexpr double a = 0.0;
-inline constexpr double b = 10.0;
-
-struct Shape {
-  std::int64_t n = 0;  // intervals
-  int block = 256;     // threads per block (the CPU reference ignores it)
-};
-
-// out: one double that receives the sum.
-struct Args {
-  double* out = nullptr;
-  Shape shape;
-};
 
 struct Variant : kl::Variant<Shape, Args> {};
 
@@ -39,9 +25,6 @@ inline const Variant& variant(std::string_view name) { return find_variant(varia
 
 // The largest n: the seed's `int N` (kernels index with 64-bit integers, so no stride overflows).
 inline constexpr std::int64_t max_n = 2147483647;
-
-// dx = (b - a) / n in double: the one step the launchers and the CPU sum all use.
-double step(std::int64_t n);
 
 // The left sum on the host: terms f(a + i dx) * dx in double with the kernels' expression,
 // accumulated in long double over fixed chunks (deterministic for any number of host threads).
