@@ -60,6 +60,7 @@ function(kl_add_lab)
   add_executable(${p}_gpu_tests ${ARG_TESTS})
   target_link_libraries(${p}_gpu_tests PRIVATE KernelLab::derived_gpu_tests ${p}_families)
   target_compile_definitions(${p}_gpu_tests PRIVATE KL_CLI_PROGRAM_NAME="${program}")
+  kl_gpu_test_binary_in_all(${p}_gpu_tests)  # registered always; built unless KL_BUILD_GPU_TEST_BINARIES is OFF
   set(planted_args "")
   set(findings "")
   foreach(entry IN LISTS ARG_PLANTED)

@@ -5,10 +5,10 @@
 #include "cli.hpp"
 #include "project_presets.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
-#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -130,7 +130,9 @@ int cmd_new_family(const ParsedArgs& args, std::ostream& out) {
     throw UsageError("'new-family' needs a family name and a directory, e.g. `" + program_name() +
                      " new-family scale ~/scale-lab`");
   const std::string& name = args.positionals[0];
-  if (!std::regex_match(name, std::regex("[a-z][a-z0-9_]{0,39}")))
+  const auto name_char = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; };
+  if (name.empty() || name.size() > 40 || name[0] < 'a' || name[0] > 'z' ||
+      !std::all_of(name.begin(), name.end(), name_char))
     throw UsageError("family name '" + name + "': lower-case letters, digits and _, starting with a letter, "
                      "at most 40 characters (it names C++ functions and CMake targets)");
   const std::filesystem::path dir = args.positionals[1];

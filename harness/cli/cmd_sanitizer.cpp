@@ -7,7 +7,6 @@
 #include "kl/registry.hpp"
 
 #include <ostream>
-#include <regex>
 #include <unistd.h>
 
 namespace kl::cli {
@@ -62,11 +61,8 @@ std::string exclusion_pattern(const ParsedArgs& args) {
   }
   const std::string pattern = args.text("expect-report", "");
   if (pattern.empty()) throw UsageError("--expect-report needs a regular expression");
-  try {
-    (void)std::regex(pattern);
-  } catch (const std::regex_error& e) {
-    throw UsageError("--expect-report '" + pattern + "' is not a regular expression: " + e.what());
-  }
+  if (const std::string error = regular_expression_error(pattern); !error.empty())
+    throw UsageError("--expect-report '" + pattern + "' is not a regular expression: " + error);
   return pattern;
 }
 

@@ -146,6 +146,15 @@ std::optional<int> stated_exit_status(const std::string& output) {
   return status;
 }
 
+std::string regular_expression_error(const std::string& pattern) {
+  try {
+    (void)std::regex(pattern);
+    return "";
+  } catch (const std::regex_error& e) {
+    return e.what();
+  }
+}
+
 ToolReport read_tool_report(const std::string& output, const std::string& pattern) {
   ToolReport report;
   const std::regex finding(pattern);

@@ -3,9 +3,9 @@
 #include "kl/check.hpp"
 
 #include <cstdlib>
-#include <regex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace kl {
 
@@ -21,10 +21,15 @@ struct Capability {
 std::optional<Capability> reported_capability(const Capability& real) {
   const char* text = std::getenv("KL_DEVICE_CC");
   if (text == nullptr || *text == '\0') return std::nullopt;
-  std::cmatch m;
-  if (!std::regex_match(text, m, std::regex("([1-9][0-9]?)\\.([0-9])")))
+  // MAJOR.MINOR: a major of one or two digits not starting with 0, a one-digit minor.
+  const std::string_view s = text;
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const std::size_t dot = s.find('.');
+  const bool well_formed = (dot == 1 || dot == 2) && s[0] != '0' && digit(s[0]) && (dot == 1 || digit(s[1])) &&
+                           s.size() == dot + 2 && digit(s[dot + 1]);
+  if (!well_formed)
     throw std::invalid_argument(std::string("KL_DEVICE_CC must be a compute capability such as 8.0, got '") + text + "'");
-  const Capability asked{std::stoi(m[1].str()), std::stoi(m[2].str())};
+  const Capability asked{std::stoi(std::string(s.substr(0, dot))), s[dot + 1] - '0'};
   if (asked.number() > real.number())
     throw std::invalid_argument(std::string("KL_DEVICE_CC=") + text + " is above this GPU's compute capability " +
                                 std::to_string(real.major) + "." + std::to_string(real.minor) +

@@ -1,6 +1,7 @@
 // The gates file: parsing (and its errors, with line numbers), per-architecture sections, and
 // evaluation with re-measurement against stubbed measurements. No GPU.
 #include "core/gates.hpp"
+#include "regex_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +9,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -373,23 +373,23 @@ std::string comment_of(const Gate& g, const std::vector<std::string>& lines) {
 // per problem, naming the gate and its line.
 std::vector<std::string> loose_or_unmeasured(const kl::bench::GatesFile& file, const std::vector<std::string>& lines,
                                              const MeasuredGpu& gpu) {
-  const std::regex recorded("\\[" + gpu.tag + R"( ([0-9.]+)(?:-([0-9.]+))?, ([0-9]+) runs?\])");
+  const std::string recorded = "\\[" + gpu.tag + R"( ([0-9.]+)(?:-([0-9.]+))?, ([0-9]+) runs?\])";
   std::vector<std::string> problems;
   for (const Gate& g : kl::bench::gates_for_device(file, "sm_90", gpu.name)) {
     const std::string where = g.name() + " (line " + std::to_string(g.line) + ", [" + g.section + "])";
-    std::smatch m;
     const std::string comment = comment_of(g, lines);
-    if (!std::regex_search(comment, m, recorded)) {
+    const std::vector<std::string> m = kl::test::search(comment, recorded);
+    if (m.empty()) {
       problems.push_back(where + ": no [" + gpu.tag + " LO-HI, N runs] measurement in its comment");
       continue;
     }
-    const double lowest = std::stod(m[1].str());
+    const double lowest = std::stod(m[1]);
     if (g.threshold < 0.8 * lowest * (1 - 1e-9))  // (0.8 x 1.08 is 0.86400000000000011 in binary)
       problems.push_back(where + ": threshold " + std::to_string(g.threshold) + " is below 0.8 x the lowest " + gpu.tag +
-                         " measurement " + m[1].str() + ": a result 20% worse would still pass");
+                         " measurement " + m[1] + ": a result 20% worse would still pass");
     if (g.threshold > lowest)
       problems.push_back(where + ": threshold " + std::to_string(g.threshold) + " is above the lowest " + gpu.tag +
-                         " measurement " + m[1].str() + ": it fails on the runs it was set from");
+                         " measurement " + m[1] + ": it fails on the runs it was set from");
   }
   return problems;
 }

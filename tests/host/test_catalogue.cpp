@@ -1,12 +1,12 @@
 // docs/KERNELS.md is the lab's catalogue of seed kernels. It is written for people, so this test
 // keeps it honest: every registry variant has a row, and every row names a registry variant.
 #include "kl/registry.hpp"
+#include "regex_support.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <string>
 
@@ -17,10 +17,9 @@ std::set<std::string> catalogue_ids(const std::string& path) {
   std::ifstream file(path);
   if (!file) throw std::runtime_error("cannot read " + path);
   std::set<std::string> ids;
-  const std::regex row(R"(^\|[^|]*\|[^|]*\|\s*`([a-z0-9_]+\.[a-z0-9_]+)`\s*\|)");
-  std::smatch m;
+  const std::string row = R"(^\|[^|]*\|[^|]*\|\s*`([a-z0-9_]+\.[a-z0-9_]+)`\s*\|)";
   for (std::string line; std::getline(file, line);)
-    if (std::regex_search(line, m, row)) ids.insert(m[1]);
+    if (const std::vector<std::string> m = kl::test::search(line, row); !m.empty()) ids.insert(m[1]);
   return ids;
 }
 

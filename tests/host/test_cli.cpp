@@ -2,6 +2,7 @@
 // rejected before CUDA is touched.
 #include "cli.hpp"
 #include "family.hpp"
+#include "regex_support.hpp"
 #include "report_output.hpp"
 #include "run_support.hpp"
 #include "sanitizer.hpp"
@@ -13,7 +14,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 namespace {
@@ -231,7 +231,7 @@ TEST(CliHelp, ListsEveryFlagTheReadmeUses) {
   std::ifstream readme(path);
   ASSERT_TRUE(readme) << path;
   const std::string help = help_text();
-  const std::regex flag(R"(--([a-z][a-z0-9-]*))");
+  const std::string flag = R"(--([a-z][a-z0-9-]*))";
   std::size_t flags_seen = 0;
   for (std::string line; std::getline(readme, line);) {
     const std::size_t at = line.find("kernel-lab ");
@@ -244,8 +244,7 @@ TEST(CliHelp, ListsEveryFlagTheReadmeUses) {
       if (c.name == command) spec = &c;
     if (spec == nullptr) continue;  // prose such as "kernel-lab at both commits"
     const std::string rest = line.substr(at);
-    for (std::sregex_iterator m(rest.begin(), rest.end(), flag), end; m != end; ++m) {
-      const std::string name = (*m)[1];
+    for (const std::string& name : kl::test::all_matches(rest, flag, 1)) {
       ++flags_seen;
       EXPECT_NE(spec->flag(name), nullptr) << "README: kernel-lab " << command << " --" << name << ": " << line;
       EXPECT_TRUE(help_lists_flag(help, name)) << "help omits --" << name << " (README: " << line << ")";
@@ -469,7 +468,7 @@ TEST(CliHelp, EveryCommandTakesHelp) {
 TEST(CliHelp, VersionNamesTheCommit) {
   const Outcome o = run({"--version"});
   EXPECT_EQ(o.code, 0);
-  EXPECT_TRUE(std::regex_match(o.out, std::regex(R"(kernel-lab \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)\n)")))
+  EXPECT_TRUE(kl::test::full_match(o.out, R"(kernel-lab \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)\n)"))
       << o.out;
 }
 
