@@ -5,7 +5,8 @@
 #include "cli.hpp"
 #include "project_presets.hpp"
 
-#include <algorithm>
+#include "core/result.hpp"
+
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -130,9 +131,7 @@ int cmd_new_family(const ParsedArgs& args, std::ostream& out) {
     throw UsageError("'new-family' needs a family name and a directory, e.g. `" + program_name() +
                      " new-family scale ~/scale-lab`");
   const std::string& name = args.positionals[0];
-  const auto name_char = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; };
-  if (name.empty() || name.size() > 40 || name[0] < 'a' || name[0] > 'z' ||
-      !std::all_of(name.begin(), name.end(), name_char))
+  if (!kl::bench::is_key_word(name) || name.size() > 40 || name[0] < 'a' || name[0] > 'z')
     throw UsageError("family name '" + name + "': lower-case letters, digits and _, starting with a letter, "
                      "at most 40 characters (it names C++ functions and CMake targets)");
   const std::filesystem::path dir = args.positionals[1];

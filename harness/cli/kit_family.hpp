@@ -11,6 +11,7 @@
 #include "bench_context.hpp"
 #include "run_support.hpp"
 
+#include "core/result.hpp"
 #include "core/size_sweep.hpp"
 
 #include "kl/device_buffer.hpp"
@@ -295,7 +296,7 @@ class KitFamily {
  private:
   void validate() const {
     const std::string where = "kit family '" + spec_.name + "': ";
-    if (spec_.name.empty() || spec_.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+    if (!kl::bench::is_key_word(spec_.name))
       throw std::invalid_argument(where + "a family name is lower-case letters, digits and _");
     if (spec_.inputs < 0 || spec_.inputs > max_inputs)
       throw std::invalid_argument(where + "inputs must be 0.." + text(max_inputs) + ", got " + text(spec_.inputs));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kl::bench {
@@ -15,6 +16,14 @@ enum class Roof {
   int32,           // TOPS on the 32-bit integer lanes
   none,            // no physical roof applies (e.g. library transcendentals with no fixed FLOP count)
 };
+
+// The characters of each word of a result key (family, variant, dtype, sweep tag): family names
+// are held to them wherever one is declared.
+inline constexpr std::string_view key_characters = "abcdefghijklmnopqrstuvwxyz0123456789_";
+// Whether `word` is one word of a key: not empty, key_characters only.
+inline bool is_key_word(std::string_view word) {
+  return !word.empty() && word.find_first_not_of(key_characters) == std::string_view::npos;
+}
 
 struct Result {
   std::string family;

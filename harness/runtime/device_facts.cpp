@@ -23,10 +23,10 @@ std::optional<Capability> reported_capability(const Capability& real) {
   if (text == nullptr || *text == '\0') return std::nullopt;
   // MAJOR.MINOR: a major of one or two digits not starting with 0, a one-digit minor.
   const std::string_view s = text;
-  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto digits = [](std::string_view d) { return !d.empty() && d.find_first_not_of("0123456789") == d.npos; };
   const std::size_t dot = s.find('.');
-  const bool well_formed = (dot == 1 || dot == 2) && s[0] != '0' && digit(s[0]) && (dot == 1 || digit(s[1])) &&
-                           s.size() == dot + 2 && digit(s[dot + 1]);
+  const bool well_formed = dot != s.npos && dot <= 2 && s[0] != '0' && digits(s.substr(0, dot)) &&
+                           s.size() == dot + 2 && digits(s.substr(dot + 1));
   if (!well_formed)
     throw std::invalid_argument(std::string("KL_DEVICE_CC must be a compute capability such as 8.0, got '") + text + "'");
   const Capability asked{std::stoi(std::string(s.substr(0, dot))), s[dot + 1] - '0'};
