@@ -74,8 +74,9 @@ bool wgmma_stream_k_shares_tiles(const Shape& s);
 void launch_wgmma_multicast_staged(const Args& args, cudaStream_t stream);
 // PLANTED: rung 37 whose consumers free ring slots in their own block only (matmul.cluster_local_release).
 void launch_cluster_local_release_staged(const Args& args, cudaStream_t stream);
-// PLANTED: rung 36 announcing its partials relaxed, unfenced (matmul.relaxed_partial_announce).
-void launch_relaxed_partial_announce_staged(const Args& args, cudaStream_t stream);
+// PLANTED: rung 36 whose consumers' leaders store a partial's last element after announcing it
+// (matmul.last_store_after_announce).
+void launch_last_store_after_announce_staged(const Args& args, cudaStream_t stream);
 
 inline constexpr int bounds_tile = 16;  // seed 001's TILE_SIZE
 inline constexpr int padded_tile = 32;
@@ -83,7 +84,7 @@ inline constexpr int padded_tile = 32;
 enum class ScratchSlot {
   transposed_b = 0, half_a = 1, half_b = 2, padded_a = 3, padded_b = 4, padded_c = 5,
   partials = 6,         // rung 36's partial tiles
-  stream_k_counts = 7,  // rung 36's two counters a shared tile (zero between launches)
+  stream_k_counts = 7,  // rung 36's count a shared tile and flag a partial (zero between launches)
   split_k_partials = 8, // rung 28's partial Cs
   stream_k_pieces = 9,  // rung 29's pieces of shared tiles, two a block
   stream_k_tickets = 10, // rung 29's ticket count a shared tile (zero between launches)

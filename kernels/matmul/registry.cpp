@@ -1,5 +1,5 @@
 // The matmul family's table: cuBLAS SGEMM first, then the seeds' ladder, the tensor-core
-// GemmEx, the planted missing barrier and rung 36's planted relaxed announcement.
+// GemmEx, the planted missing barrier and rung 36's planted late partial tail.
 #include "launchers.hpp"
 #include "shape_rules.hpp"
 #include "tensor_core_tiles.hpp"
@@ -283,16 +283,17 @@ const std::vector<Variant>& table() {
          {{Checker::racecheck, R"(Race reported between)", "race-tiled-missing-sync",
            {"--m", "64", "--n", "64", "--k", "64", "--reps", "1"}, "matmul.tiled_bounds"}}},
         any_shape, launch_tiled_missing_second_sync}},
-      {{{"matmul", "relaxed_partial_announce", seed004, "-",
-         "PLANTED: rung 36 whose consumers announce a shared tile's partial with a relaxed add and no "
-         "fence: nothing orders the partial's stores before the announcement, so a sharer can add a "
-         "stale partial. Every test and all four sanitizers pass it on the H100; the perturbation "
-         "build lands an unfenced store after the announcement, and the tile comes out wrong.",
+      {{{"matmul", "last_store_after_announce", seed004, "-",
+         "PLANTED: rung 36 whose consumers' leaders store the last element of a shared tile's "
+         "partial after announcing it: nothing orders that store before the announcement, so a "
+         "sharer can add a stale element. Every test and all four sanitizers pass it; the "
+         "perturbation build lands the late store well after the announcement, and the tile comes "
+         "out wrong.",
          Role::planted,
-         {{Checker::perturbation, "", "perturb-relaxed-partial-announce",
+         {{Checker::perturbation, "", "perturb-last-store-after-announce",
            {"--m", "129", "--n", "257", "--k", "2048", "--reps", "1"}, "matmul.wgmma_stream_k"}}},
-        wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_relaxed_partial_announce_staged>},
-       InputPrecision::fp16, stage_half_rows, launch_relaxed_partial_announce_staged},
+        wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_last_store_after_announce_staged>},
+       InputPrecision::fp16, stage_half_rows, launch_last_store_after_announce_staged},
       {{{"matmul", "cluster_local_release", seed004, "-",
          "PLANTED: rung 37 whose consumers free a ring slot in their own block only: the peer's "
          "producer may multicast a later k-step's half of B into a slot this block has not read "

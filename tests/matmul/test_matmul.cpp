@@ -477,12 +477,16 @@ TEST(PlantedSgemmStreamK, RelaxedTicketTwinPassesWithoutPerturbation) {
   }
 }
 
-// Rung 36's planted twin (relaxed, unfenced announcement of a partial): a memory-model bug the
-// H100 does not show. It passes where the rung does (shapes whose tiles are shared), as every
-// sanitizer run of this binary shows too; kl.expect.perturb-relaxed-partial-announce asserts that
-// the perturbation build catches it (and the perturb tier leaves this test out).
-TEST(PlantedMatmulStreamK, RelaxedAnnounceTwinPassesWithoutPerturbation) {
-  const Variant& v = variant("relaxed_partial_announce");
+// Rung 36's planted twin (each consumer's leader stores its last partial element after announcing
+// the partial): a memory-model bug the GPU does not show. It passes where the rung
+// does (shapes whose tiles are shared), as every sanitizer run of this binary shows too;
+// kl.expect.perturb-last-store-after-announce asserts that the perturbation build catches it (and
+// the perturb tier leaves this test out). Its predecessor, a relaxed announcement, stopped
+// passing here once readers added each partial as soon as it was announced (stream-K version 13,
+// docs/TENSOR_CORE_LADDER.md): the unit check caught it in one run of nine on an H200; and every
+// thread's last element stored after the warpgroup's barrier failed here under racecheck's timing.
+TEST(PlantedMatmulStreamK, LastStoreAfterAnnounceTwinPassesWithoutPerturbation) {
+  const Variant& v = variant("last_store_after_announce");
   if (!v.supports({128, 256, 64})) GTEST_SKIP() << v.unsupported({128, 256, 64});
   const int sms = kl::device_facts().sm_count;
   for (const Shape& shape : {Shape{129, 257, 2048}, Shape{1000, 1000, 3000}}) {

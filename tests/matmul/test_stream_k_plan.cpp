@@ -76,8 +76,12 @@ std::map<int, std::vector<std::pair<int, Piece>>> walk_and_check(const Plan& p, 
     if (tile < p.sk_tiles) {
       // The finisher adds the partials of blocks first_block .. last_block: exactly the sharers.
       EXPECT_EQ(p.sharers(tile), static_cast<int>(pieces.size())) << where << ": tile " << tile;
-      for (std::size_t i = 0; i < pieces.size(); ++i)
-        EXPECT_EQ(pieces[i].first, p.first_block(tile) + static_cast<int>(i)) << where << ": tile " << tile;
+      const int first = p.first_block(tile), first_slot = p.slot(first, tile);
+      for (std::size_t i = 0; i < pieces.size(); ++i) {
+        const int s = static_cast<int>(i);
+        EXPECT_EQ(pieces[i].first, first + s) << where << ": tile " << tile;
+        EXPECT_EQ(Plan::sharer_slot(first, first_slot, s), p.slot(first + s, tile)) << where << ": tile " << tile << " sharer " << s;
+      }
     } else {
       EXPECT_EQ(pieces.size(), 1u) << where << ": whole tile " << tile;
     }

@@ -62,6 +62,13 @@ struct Plan {
     return 2 * b + (first_step(b) >= static_cast<std::int64_t>(tile) * k_steps ? 0 : 1);
   }
   KL_HOST_DEVICE int slots() const { return 2 * blocks; }
+  // The slot of the s-th sharer of a tile (s = 0: first_block(tile)), given the first's: every
+  // later sharer's share starts in that tile, so it keeps its partial in its first slot. No
+  // division: the fix-up computes it with partials' loads in flight (a 64-bit division is a call,
+  // across which ptxas spills what is live).
+  KL_HOST_DEVICE static int sharer_slot(int first_block, int first_slot, int s) {
+    return s == 0 ? first_slot : 2 * (first_block + s);
+  }
   // The tiles block b shares with other blocks (-1: none): the one its share starts in and the
   // one it ends in. The tiles between are whole.
   KL_HOST_DEVICE void shared_tiles(int b, int& first, int& last) const {
