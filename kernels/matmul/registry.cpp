@@ -1,5 +1,5 @@
 // The matmul family's table: cuBLAS SGEMM first, then the seeds' ladder, the tensor-core
-// GemmEx, the planted missing barrier and rung 36's planted late partial tail.
+// GemmEx, the planted missing barrier and rung 36's planted store after its announcement.
 #include "launchers.hpp"
 #include "shape_rules.hpp"
 #include "tensor_core_tiles.hpp"

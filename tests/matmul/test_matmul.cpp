@@ -478,13 +478,13 @@ TEST(PlantedSgemmStreamK, RelaxedTicketTwinPassesWithoutPerturbation) {
 }
 
 // Rung 36's planted twin (each consumer's leader stores its last partial element after announcing
-// the partial): a memory-model bug the GPU does not show. It passes where the rung
-// does (shapes whose tiles are shared), as every sanitizer run of this binary shows too;
+// the partial): a memory-model bug the GPU does not show. It passes where the rung does (shapes
+// whose tiles are shared), as every sanitizer run of this binary shows too;
 // kl.expect.perturb-last-store-after-announce asserts that the perturbation build catches it (and
-// the perturb tier leaves this test out). Its predecessor, a relaxed announcement, stopped
-// passing here once readers added each partial as soon as it was announced (stream-K version 13,
-// docs/TENSOR_CORE_LADDER.md): the unit check caught it in one run of nine on an H200; and every
-// thread's last element stored after the warpgroup's barrier failed here under racecheck's timing.
+// the perturb tier leaves this test out). The twins before it stopped passing here once readers
+// added each partial as soon as it was announced (stream-K version 13, docs/TENSOR_CORE_LADDER.md):
+// a relaxed announcement failed the check in one run of nine on an H200, and every thread's last
+// element stored after the warpgroup's barrier failed it in every run under racecheck.
 TEST(PlantedMatmulStreamK, LastStoreAfterAnnounceTwinPassesWithoutPerturbation) {
   const Variant& v = variant("last_store_after_announce");
   if (!v.supports({128, 256, 64})) GTEST_SKIP() << v.unsupported({128, 256, 64});
