@@ -6,6 +6,7 @@
 #include "result.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -45,8 +46,6 @@ bool is_result_key(std::string_view key) {
   }
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
-
 // default, sm_<digits>[<one letter>], or "gpu " and a name that starts with a non-space (no line
 // break in it).
 bool is_section_name(const std::string& name) {
@@ -57,7 +56,7 @@ bool is_section_name(const std::string& name) {
     if (i == 3) return false;
     return i == name.size() || (i + 1 == name.size() && name[i] >= 'a' && name[i] <= 'z');
   }
-  if (name.rfind("gpu ", 0) != 0 || name.size() < 5 || is_space(name[4])) return false;
+  if (name.rfind("gpu ", 0) != 0 || name.size() < 5 || std::isspace(static_cast<unsigned char>(name[4])) != 0) return false;
   return name.find_first_of("\n\r") == std::string::npos;
 }
 
