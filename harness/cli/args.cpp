@@ -158,6 +158,19 @@ ParsedArgs parse(const std::vector<std::string>& argv, const std::vector<Command
       words.erase(dashes, words.end());
     }
   }
+  // A value flag followed by nothing or by another flag is missing its value: CLI11 would take the
+  // next word, "--html" say, as the value. A value that starts with '-' is written --name=VALUE.
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w.rfind("--", 0) != 0 || w.find('=') != std::string::npos) continue;
+    const FlagSpec* f = spec->flag(w.substr(2));
+    if (f == nullptr || f->value.empty()) continue;
+    if (i + 1 == words.size()) throw UsageError(w + " needs a value");
+    if (looks_like_flag(words[i + 1]))
+      throw UsageError(w + " needs a value, got the flag " + words[i + 1] + " (a value that starts with - is written " + w +
+                       "=VALUE)");
+    ++i;  // its value
+  }
   // --help or -h, whatever else the line holds, asks for usage and runs nothing.
   for (const std::string& w : words)
     if (w == "--help" || w == "-h") {
@@ -175,6 +188,9 @@ ParsedArgs parse(const std::vector<std::string>& argv, const std::vector<Command
   } catch (const CLI::ParseError& e) {
     throw UsageError(std::string(e.what()) + " (for '" + spec->name + "')");
   }
+  // An empty value ("--family ''") would read as the flag's absence: everything, or the default.
+  for (const auto& [flag, value] : out.values)
+    if (value.empty()) throw UsageError("--" + flag + " needs a value, got an empty one");
   for (const std::string& extra : app.remaining()) {
     if (extra.rfind("--", 0) == 0 && extra.size() > 2)
       throw UsageError("unknown flag --" + extra.substr(2, extra.find('=') - 2) + " for '" + spec->name + "'");

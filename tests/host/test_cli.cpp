@@ -78,6 +78,16 @@ TEST(CliErrors, MalformedNumbers) {
   expect_usage_error({"run", "elementwise.add", "--n", "abc"}, "--n expects an integer");
   expect_usage_error({"run", "elementwise.add", "--n", "12x"}, "--n expects an integer");
   expect_usage_error({"run", "elementwise.add", "--n"}, "--n needs a value");
+  // A flag where the value should be is not taken as the value (it would name a file "--html").
+  expect_usage_error({"run", "elementwise.add", "--n", "--block", "128"}, "--n needs a value, got the flag --block");
+  expect_usage_error({"report", "r.json", "--markdown", "--html"}, "--markdown needs a value, got the flag --html");
+  expect_usage_error({"compare", "a.tsv", "b.tsv", "--title", "-h"}, "--title needs a value, got the flag -h");
+  expect_usage_error({"bench", "--family", "--sweep"}, "--family needs a value, got the flag --sweep");
+  // An empty directory would write the new project over the working directory's files.
+  expect_usage_error({"new-family", "scale", ""}, "the directory is empty");
+  // An empty value reads as no flag at all (every family, the default): refused.
+  expect_usage_error({"bench", "--family", ""}, "--family needs a value, got an empty one");
+  expect_usage_error({"bench", "--variant", ""}, "--variant needs a value, got an empty one");
   expect_usage_error({"coords", "--block", "2y2"}, "--block expects an integer");
   expect_usage_error({"run", "elementwise.add", "--reps", "0"}, "--reps must be in [1, 10000]");
 }
@@ -359,6 +369,19 @@ TEST(CliExpect, OnlyTheToolsOwnLinesCount) {
   EXPECT_EQ(both.error_count, 3);  // every summary counts: 0 only if all say 0
 }
 
+// A tool line of 50,000 characters overflowed std::regex's recursion (a crash): a line is matched
+// by its first matched_line_chars characters, so it is read, and a finding past them is not seen.
+TEST(CliExpect, AVeryLongToolLineIsReadNotFatal) {
+  const std::string long_line = "========= " + std::string(50'000, 'a') + "\n";
+  const kl::cli::ToolReport report =
+      kl::cli::read_tool_report("========= COMPUTE-SANITIZER\n" + long_line + "========= ERROR SUMMARY: 0 errors\n", "(a|b)*c");
+  EXPECT_TRUE(report.tool_ran);
+  EXPECT_FALSE(report.pattern_found);
+  EXPECT_EQ(report.error_count, 0);
+  const std::string early = "========= Invalid __global__ write" + std::string(50'000, ' ') + "\n";
+  EXPECT_TRUE(kl::cli::read_tool_report(early, "Invalid __global__ write").pattern_found);
+}
+
 // An exclusion's proof (`sanitize --expect-report`): the lines are compute-sanitizer 2025.3.1's
 // on the H100, on the suites the lab leaves out of a tool.
 TEST(CliExclusion, EarnedWhileTheToolStillReportsIt) {
@@ -488,6 +511,32 @@ TEST(CliGates, KeysNoBenchCaseProducesAreRefused) {
   const Outcome good = run({"gates", gates});
   EXPECT_EQ(good.code, 0) << good.err;
   EXPECT_NE(good.out.find("every key a result the bench produces"), std::string::npos) << good.out;
+}
+
+// tune --write reads and checks its tuning file before the minutes of timing (and before looking
+// for a GPU): a missing path, a directory, or a file the build would not read is refused first.
+TEST(CliTune, TheFileToWriteIsCheckedFirst) {
+  expect_usage_error({"tune", "matmul.tuned", "--write", "/nonexistent/sgemm_tuning.conf"},
+                     "cannot read --write's tuning file '/nonexistent/sgemm_tuning.conf'");
+  expect_usage_error({"tune", "matmul.tuned", "--write", testing::TempDir()}, "is not a regular file");
+  const std::string garbage = testing::TempDir() + "kl_tuning_garbage.conf";
+  std::ofstream(garbage) << "this is not a tuning line\n";
+  expect_usage_error({"tune", "matmul.tuned", "--write", garbage}, "--write: " + garbage + ": ");
+}
+
+// A gates file without a gate (empty, or cut to its comment header) gates nothing: refused. A key
+// that only `bench --sweep` produces is a result the bench produces: accepted.
+TEST(CliGates, AnEmptyFileIsRefusedAndSweptKeysAreKnown) {
+  const std::string empty = testing::TempDir() + "kl_gates_empty.conf";
+  std::ofstream(empty) << "# the header of a gates file, and nothing else\n[default]\n";
+  const Outcome none = run({"gates", empty});
+  EXPECT_EQ(none.code, 2) << none.err;
+  EXPECT_NE(none.err.find("kl_gates_empty.conf: no gates in the file"), std::string::npos) << none.err;
+  expect_usage_error({"bench", "--gates", empty}, "no gates in the file");
+  const std::string swept = testing::TempDir() + "kl_gates_swept.conf";
+  std::ofstream(swept) << "[default]\nmin_ratio reduction.warp_shuffle.float.n1m >= 0.1\n";
+  const Outcome known = run({"gates", swept});
+  EXPECT_EQ(known.code, 0) << known.err;
 }
 
 // `report` draws a bench's JSON again: it needs the file and at least one output, and a file
