@@ -135,6 +135,8 @@ int cmd_new_family(const ParsedArgs& args, std::ostream& out) {
     throw UsageError("family name '" + name + "': lower-case letters, digits and _, starting with a letter, "
                      "at most 40 characters (it names C++ functions and CMake targets)");
   const std::filesystem::path dir = args.positionals[1];
+  // An empty DIR would write the project's files into the working directory, over what is there.
+  if (dir.empty()) throw UsageError("the directory is empty: new-family writes a new project into a directory named");
   std::error_code ec;
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_empty(dir, ec))
     throw UsageError("'" + dir.string() + "' exists and is not empty: new-family writes a new project");
