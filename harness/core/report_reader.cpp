@@ -138,7 +138,13 @@ Report read_report_json(std::string_view text, const std::string& name) {
     res.intensity = r.number("intensity");
     res.roof = roof_from_name(r, "roof");
     if (res.family.empty() || res.variant.empty()) r.fail(item_path("results", i), "family and variant must not be empty");
+    // The words of a key name the report's files too (ladder-FAMILY.svg): never a path.
+    for (const auto& [field, word] : {std::pair{"family", res.family}, {"variant", res.variant}, {"dtype", res.dtype}, {"sweep", res.sweep}})
+      if (!word.empty() && !is_key_word(word))
+        r.fail(r.at(field), "'" + word + "' is not a key word (lower-case letters, digits and _ only)");
     if (r.text("key") != res.key()) r.fail(r.at("key"), "'" + r.text("key") + "' is not " + res.key());
+    if (std::any_of(rep.results.begin(), rep.results.end(), [&](const Result& seen) { return seen.key() == res.key(); }))
+      r.fail(r.at("key"), "result " + res.key() + " is in the report twice");
     rep.results.push_back(std::move(res));
   }
 

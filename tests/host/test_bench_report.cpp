@@ -125,6 +125,26 @@ TEST(BenchReport, JsonHasEveryAgreedField) {
   EXPECT_EQ(kl::bench::json_string("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
 }
 
+// A report's key words name files (ladder-FAMILY.svg), so a family that is a path, or any word
+// outside the key's characters, is refused; so is a result written twice in one report.
+TEST(BenchReport, ReadingRefusesKeyWordsThatAreNotKeyWordsAndRepeatedResults) {
+  const auto refusal = [](const kl::bench::Report& rep) {
+    try {
+      kl::bench::read_report_json(kl::bench::to_json(rep), "r.json");
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal(sample_report()), "accepted");
+  kl::bench::Report traversal = sample_report();
+  traversal.results[0].family = "a/../../escaped";
+  EXPECT_NE(refusal(traversal).find("'a/../../escaped' is not a key word"), std::string::npos) << refusal(traversal);
+  kl::bench::Report twice = sample_report();
+  twice.results.push_back(twice.results[0]);
+  EXPECT_NE(refusal(twice).find("result matmul.naive is in the report twice"), std::string::npos) << refusal(twice);
+}
+
 TEST(BenchReport, MarkdownRooflineTableAndGates) {
   const std::string md = kl::bench::to_markdown(sample_report());
   EXPECT_NE(md.find("# kernel-lab bench: NVIDIA H100 80GB HBM3 (sm_90)"), std::string::npos) << md;
