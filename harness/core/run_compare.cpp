@@ -153,6 +153,10 @@ int Comparison::regressions() const {
 }
 
 Comparison compare_runs(const std::vector<TsvRow>& base, const std::vector<TsvRow>& head, const CompareRule& rule) {
+  // A side without results (an empty, comment-only or header-only file) would compare as "no
+  // regression": nothing of the other side could be slower than it.
+  if (base.empty()) throw TsvFileError("the base run has no results: nothing to compare against");
+  if (head.empty()) throw TsvFileError("the head run has no results: nothing to compare");
   using Key = std::pair<std::string, std::string>;
   std::vector<Key> order;
   std::map<Key, Side> sides[2];
@@ -166,7 +170,6 @@ Comparison compare_runs(const std::vector<TsvRow>& base, const std::vector<TsvRo
       else side.times.push_back(*r.median_ms);
       if (r.median_ms && r.value) side.values.push_back(*r.value);
     }
-  if (order.empty()) throw TsvFileError("no results in either file");
 
   Comparison c{rule, {}};
   for (const Key& key : order) {

@@ -126,6 +126,22 @@ TEST(BenchCompareRule, RowsOnOneSideOrWithoutATimeAreListedNotFailed) {
   EXPECT_THROW(compare_runs({}, {}, {}), TsvFileError);
 }
 
+// A side without results would read as "no regression" (nothing can be slower than nothing): an
+// empty or header-only base must not pass a pull request's perf comparison.
+TEST(BenchCompareRule, ASideWithoutResultsIsRefused) {
+  const auto refusal = [](const std::vector<kl::bench::TsvRow>& base, const std::vector<kl::bench::TsvRow>& head) {
+    try {
+      compare_runs(base, head, {});
+    } catch (const TsvFileError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal({}, rounds("a", {1})), "the base run has no results: nothing to compare against");
+  EXPECT_EQ(refusal(rounds("a", {1}), {}), "the head run has no results: nothing to compare");
+  EXPECT_EQ(refusal(rounds("a", {1}), rounds("a", {1})), "accepted");
+}
+
 TEST(BenchCompareRule, TheMarkdownStatesTheRuleAndEveryRow) {
   const auto c = compare_runs(rounds("add", {1, 1.02, 1}, 1000), rounds("add", {1.1, 1.1, 1.1}, 900), {});
   const std::string md = kl::bench::comparison_markdown(c, "Performance: base vs head");
