@@ -42,6 +42,9 @@ BenchSelection select_bench_cases(const std::string& family_flag, const std::str
                        example_variant_id() + ")");
     family = variant.substr(0, dot);
     variant = variant.substr(dot + 1);
+    if (family.empty() || variant.empty())
+      throw UsageError("--variant '" + variant_flag + "': the form is family.variant, both named (e.g. " +
+                       example_variant_id() + ")");
   }
   if (!family.empty()) {
     const auto known = families();

@@ -16,7 +16,8 @@ int cmd_gates(const ParsedArgs& args, std::ostream& out) {
   const std::string& path = args.positionals[0];
   const bench::GatesFile file = bench::load_gates(path);  // a malformed line: GatesFileError, exit 2
   std::set<std::string> benched;
-  for (const BenchCase& c : select_bench_cases("", "").cases) benched.insert(c.key());
+  // Every case `bench` runs, --sweep's swept sizes included.
+  for (const BenchCase& c : select_bench_cases("", "", true).cases) benched.insert(c.key());
   std::string unknown;
   for (const bench::Gate& g : file.gates)
     for (const std::string& key : g.keys())

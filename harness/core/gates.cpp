@@ -187,7 +187,10 @@ GatesFile parse_gates(std::istream& in, const std::string& path) {
 
 GatesFile load_gates(const std::string& path) {
   std::istringstream in(read_input_file<GatesFileError>(path, "gates file", max_gates_file_bytes));
-  return parse_gates(in, path);
+  GatesFile file = parse_gates(in, path);
+  // An empty or comment-only file (a truncated copy, the wrong path) would gate nothing and pass.
+  if (file.gates.empty()) throw GatesFileError(path + ": no gates in the file (a gates file holds at least one gate line)");
+  return file;
 }
 
 std::vector<Gate> gates_for_device(const GatesFile& file, const std::string& arch, const std::string& gpu) {

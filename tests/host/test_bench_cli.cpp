@@ -59,6 +59,8 @@ TEST(BenchCli, UnknownFamilyVariantAndExcludedOnes) {
   expect_exit_2({"bench", "--family", "matmul", "--variant", "nosuch"},
                 "unknown variant 'nosuch' in family 'matmul' (benchmarked: cublas_sgemm, uncoalesced");
   expect_exit_2({"bench", "--variant", "naive"}, "--variant 'naive' needs --family, or the form family.variant");
+  expect_exit_2({"bench", "--variant", ".add"}, "--variant '.add': the form is family.variant, both named");
+  expect_exit_2({"bench", "--variant", "elementwise."}, "--variant 'elementwise.': the form is family.variant, both named");
   expect_exit_2({"bench", "--variant", "reduction.nosuch"}, "unknown variant 'nosuch' in family 'reduction'");
   expect_exit_2({"bench", "--family", "sync"}, "family 'sync' is not benchmarked: the deadlock lab");
   expect_exit_2({"bench", "--family", "matmul", "--variant", "tiled_missing_second_sync"},
