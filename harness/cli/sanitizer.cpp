@@ -161,7 +161,9 @@ ToolReport read_tool_report(const std::string& output, const std::string& patter
   for (const std::string& line : lines_of(output)) {
     if (line.compare(0, tool_prefix.size(), tool_prefix) != 0) continue;
     if (line.find("COMPUTE-SANITIZER") != std::string::npos) report.tool_ran = true;
-    if (std::regex_search(line, finding)) report.pattern_found = true;
+    // Only a line's first matched_line_chars (sanitizer.hpp): the tool's own lines are short.
+    const auto searched = line.size() > matched_line_chars ? line.substr(0, matched_line_chars) : line;
+    if (std::regex_search(searched, finding)) report.pattern_found = true;
     if (const int n = summary_count(line); n >= 0) report.error_count = std::max(report.error_count, 0) + n;
   }
   return report;

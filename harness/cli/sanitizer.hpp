@@ -53,6 +53,9 @@ struct ToolReport {
   // "RACECHECK SUMMARY: N hazards displayed" (warnings included); -1 if it printed none.
   int error_count = -1;
 };
+// A tool line is matched by its first matched_line_chars characters (std::regex recurses about a
+// level a character: a line of tens of thousands overflowed the stack).
+constexpr std::size_t matched_line_chars = 2048;
 ToolReport read_tool_report(const std::string& output, const std::string& pattern);
 // "" when `pattern` is a regular expression (ECMAScript, as read_tool_report reads it), else why
 // not. sanitizer.cpp is the harness's one translation unit that instantiates std::regex: that
