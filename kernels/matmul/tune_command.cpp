@@ -14,6 +14,8 @@
 #include "kl/matmul_ladders.hpp"
 #include "kl/sgemm_tuning.hpp"
 
+#include "core/input_file.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <iomanip>
@@ -40,12 +42,15 @@ double tflops(const matmul::Shape& s, double ms) {
   return 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k) / (ms * 1e9);
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("--write: cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+// --write's tuning file: a regular file the build would read (checked before minutes of timing).
+std::string read_tuning_file(const std::string& path) {
+  std::string text = bench::read_input_file<std::invalid_argument>(path, "--write's tuning file", 1 << 20);
+  try {
+    matmul::tuning::parse(text, matmul::tuned_config_names());
+  } catch (const std::exception& e) {
+    throw std::invalid_argument("--write: " + path + ": " + e.what());
+  }
+  return text;
 }
 
 }  // namespace
@@ -59,6 +64,8 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
   require_supported(tuned.info, tuned.unsupported(shape));
   bench::RepetitionPolicy policy;  // the bench's: about 200 ms of timed runs, 3 to 20, unless --reps
   if (a.has("reps")) policy.fixed = reps_flag(a);
+  const std::string tuning_path = a.text("write", "");
+  const std::string tuning_text = a.has("write") ? read_tuning_file(tuning_path) : "";
   require_gpu();
 
   const matmul::Inputs odd_in = matmul::make_inputs(odd_shape, matmul::Data::small_integers, 1);
@@ -124,11 +131,11 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
   out << "\nwinner on " << key << ": " << best->config << " (in use now: " << matmul::tuned_config_in_use(shape)
       << ")\n";
   if (a.has("write")) {
-    const std::string path = a.text("write", "");
-    const std::string text = matmul::tuning::with_choice(read_file(path), gpu, shape_class, best->config);
+    const std::string text = matmul::tuning::with_choice(tuning_text, gpu, shape_class, best->config);
     matmul::tuning::parse(text, matmul::tuned_config_names());  // never write a file the build would reject
-    std::ofstream(path) << text;
-    out << "wrote '" << matmul::tuning::line_text(gpu, shape_class, best->config) << "' to " << path
+    std::ofstream file(tuning_path);
+    if (!(file << text) || !file.flush()) throw std::runtime_error("--write: cannot write " + tuning_path);
+    out << "wrote '" << matmul::tuning::line_text(gpu, shape_class, best->config) << "' to " << tuning_path
         << " (rebuild to ship it)\n";
   }
   return std::any_of(results.begin(), results.end(), [](const Timed& t) { return !t.correct; }) ? 1 : 0;
