@@ -43,8 +43,10 @@ if [ -n "$build_dir" ]; then
   [ -n "$slots" ] || { echo "ci/resource-spec.sh: $cache has no KL_CTEST_GPU_SLOTS" >&2; exit 2; }
 fi
 [ -n "$slots" ] || usage
+# Digits without a leading zero (JSON has none: "slots": 007 is not a number there), at most 4.
 case $slots in
-  '' | *[!0-9]* | 0) echo "ci/resource-spec.sh: slots per GPU must be a positive integer, got '$slots'" >&2; exit 2 ;;
+  '' | *[!0-9]* | 0*) echo "ci/resource-spec.sh: slots per GPU must be a positive integer, got '$slots'" >&2; exit 2 ;;
+  ?????*) echo "ci/resource-spec.sh: slots per GPU must be at most 9999, got '$slots'" >&2; exit 2 ;;
 esac
 
 if ! command -v nvidia-smi >/dev/null 2>&1; then

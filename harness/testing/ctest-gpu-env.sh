@@ -33,6 +33,11 @@ count=$CTEST_RESOURCE_GROUP_COUNT
 case $count in
   '' | *[!0-9]*) fail "CTEST_RESOURCE_GROUP_COUNT='$count' is not a number" ;;
 esac
+# A test asks ctest for a group or a few; a count of thousands is no allocation ctest made (and
+# one past the shell's integers would not even compare).
+case $count in
+  ???*) fail "CTEST_RESOURCE_GROUP_COUNT='$count' is more resource groups than a test asks for (at most 99)" ;;
+esac
 
 ids=''
 allocations=''

@@ -62,6 +62,12 @@ check "...without running the test" lacks "$out" "seen CUDA"
 
 run_captured wrap CTEST_RESOURCE_GROUP_COUNT=x "$wrapper" "$stub" 0
 check "a non-numeric group count fails (exit 2)" equals "$status" 2
+# A count no test asks for: one past the shell's integers, and one that would loop for minutes.
+for huge in 99999999999999999999 100000000; do
+  run_captured wrap CTEST_RESOURCE_GROUP_COUNT=$huge "$wrapper" "$stub" 0
+  check "a group count of $huge fails (exit 2)" equals "$status" 2
+  check "...naming the count" contains "$out" "CTEST_RESOURCE_GROUP_COUNT='$huge' is more resource groups"
+done
 
 run_captured wrap CTEST_RESOURCE_GROUP_COUNT=1 CTEST_RESOURCE_GROUP_0=gpus \
   "CTEST_RESOURCE_GROUP_0_GPUS=id:0,slots:1;\$(touch $scratch/injected),slots:1" "$wrapper" "$stub" 0

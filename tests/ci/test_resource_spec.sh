@@ -45,6 +45,10 @@ check "...and says what it wrote" contains "$out" "2 GPU\(s\) \[0,1\], 6 slots e
 
 run_captured spec --slots 0
 check "zero slots refused (exit 2)" equals "$status" 2
+run_captured spec --slots 007
+check "a leading zero refused (exit 2): JSON has no 007" equals "$status" 2
+run_captured spec --slots 100000
+check "more than 9999 slots refused (exit 2)" equals "$status" 2
 run_captured spec
 check "no slot count: usage (exit 2)" equals "$status" 2
 run_captured spec --build-dir "$scratch/nowhere"
