@@ -200,8 +200,9 @@ std::string& program_name_storage() {
 
 std::string usage_head() {
   const std::string& p = program_name();
-  return "usage: " + p + " <command> [flags]    (flags: --name VALUE or --name=VALUE; integers as digits or\n"
-         "       B^E such as 2^28; --help or -h after any command prints its part of this text)\n"
+  return "usage: " + p + " <command> [flags]    (flags: --name VALUE or --name=VALUE, the second for a\n"
+         "       value that starts with -; integers as digits or B^E such as 2^28; --help or -h after\n"
+         "       any command prints its part of this text)\n"
          "       " + p + " --version\n\n";
 }
 constexpr const char* usage_tail =
