@@ -66,8 +66,6 @@ void launch_wgmma_persistent_staged(const Args& args, cudaStream_t stream);
 void launch_wgmma_tma_store_staged(const Args& args, cudaStream_t stream);
 // Rungs 36 and 37 take every shape: A and B staged as FP16 at their own sizes (stage_half_rows).
 void launch_wgmma_stream_k_staged(const Args& args, cudaStream_t stream);
-// Whether rung 36's plan deals this shape's k-steps out (tiles fewer than SMs) on this GPU.
-bool wgmma_stream_k_shares_tiles(const Shape& s);
 // Rung 37: clusters of two blocks sharing B's panel through TMA multicast where each cluster
 // walks three pairs of tiles or more (wgmma_multicast_runs_clusters, kl/matmul.hpp); elsewhere
 // rung 36.

@@ -9,6 +9,8 @@
 #include "matmul/matmul_generators.hpp"
 #include "scoped_env.hpp"
 
+#include "kl/matmul_stream_k.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -244,6 +246,31 @@ TEST(GeneratorCoverage, MatmulSidesDrawEveryTileEdgeInEveryTier) {
     const std::int64_t imatmul_limit = tier.small() ? 64 : 300;
     expect_reaches(tier, "imatmul_side()", draws(tier, [] { return kl::gen::imatmul_side(); }),
                    at_most(imatmul_claims, imatmul_limit), std::int64_t{1}, imatmul_limit);
+  }
+}
+
+// tensor_stream_k_shape() exists to reach rung 36's shared plans, which no other matmul draw
+// does: on the lab's 132 SMs (one block each) most of its draws must share in every tier, every k
+// edge it names must come up, and sides and k stay in their ranges.
+TEST(GeneratorCoverage, TensorStreamKShapesMostlyShareTilesInEveryTier) {
+  const Counts k_claims = {577, 640, 1021, 1024, 1025, 2048, 3001, 4096, 8191, 8192};
+  for (const Tier& tier : {normal_tier, sanitizer_tier}) {
+    const auto shapes = draws(tier, [] { return kl::gen::tensor_stream_k_shape(); });
+    Counts ks, ms, ns;
+    int shared = 0;
+    for (const kl::matmul::Shape& s : shapes) {
+      ks.push_back(s.k);
+      ms.push_back(s.m);
+      ns.push_back(s.n);
+      shared += kl::matmul::stream_k::plan_for(s.m, s.n, s.k, 132).sk_tiles > 0;
+    }
+    expect_reaches(tier, "tensor_stream_k_shape().k", ks, k_claims, std::int64_t{1}, std::int64_t{8192});
+    const std::int64_t most_m = tier.small() ? 64 : 1024, most_n = tier.small() ? 64 : 1024;
+    // Off the tile by any amount (uniform): the range is what is checked, and the sanitizer's ends.
+    expect_reaches(tier, "tensor_stream_k_shape().m", ms, tier.small() ? Counts{1, 64} : Counts{}, std::int64_t{1}, most_m);
+    expect_reaches(tier, "tensor_stream_k_shape().n", ns, tier.small() ? Counts{1, 64} : Counts{}, std::int64_t{1}, most_n);
+    EXPECT_GE(shared, static_cast<int>(shapes.size()) * 7 / 10) << tier.name << ": " << shared << " of " << shapes.size()
+                                                               << " draws share tiles";
   }
 }
 

@@ -64,6 +64,35 @@ void require_supported(const Variant& v, const Shape& shape) {
   RC_DISCARD(v.info.id() + " refused the shape drawn for it: " + v.unsupported(shape));
 }
 
+// C computed on the device from small-integer inputs of `seed` by `v`, twice, each time checked on
+// the device against the FP64 oracle with no slack, every element written and the canaries
+// intact; and the second run's bits the first's. No slack: every product and partial sum of
+// integers in [-8, 8] over k <= 8192 is an integer below 2^24, exact in FP32 in any order (FP16
+// inputs too), and the FP64 value is exact (MatmulDeviceOracle.AgreesWithTheHostOracle).
+void require_exact_twice(const Variant& v, const Shape& shape, std::uint64_t seed) {
+  kl::DeviceBuffer<float> a(static_cast<std::size_t>(shape.m * shape.k));
+  kl::DeviceBuffer<float> b(static_cast<std::size_t>(shape.k * shape.n));
+  fill_device_inputs(a.data(), a.size(), Data::small_integers, seed);
+  fill_device_inputs(b.data(), b.size(), Data::small_integers, seed + 1);
+  DeviceReference want = device_reference(a.data(), b.data(), nullptr, shape, v.precision);
+  KL_CUDA_CHECK(cudaMemset(want.bound.data(), 0, want.bound.bytes()));
+  std::vector<float> first;
+  for (int run = 1; run <= 2; ++run) {
+    kl::GuardedBuffer<float> c(static_cast<std::size_t>(shape.m * shape.n));
+    c.poison();
+    v.launch({a.data(), b.data(), nullptr, c.data(), shape});
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
+    CaseResult r = compare_on_device(c.data(), want);
+    r.take_canaries(c.inspect());
+    if (!r.ok()) RC_FAIL(v.info.id() + " (run " + std::to_string(run) + "): " + r.describe());
+    std::vector<float> got = c.download();
+    if (run == 1)
+      first = std::move(got);
+    else
+      RC_ASSERT(std::memcmp(first.data(), got.data(), first.size() * sizeof(float)) == 0);
+  }
+}
+
 }  // namespace
 
 // |c - ref| <= gamma(k) * sum_k |a_ik||b_kj| (+ bias) for every element, every clean variant
@@ -189,10 +218,12 @@ KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
 
 // Rung 29 where its plan applies (kl/sgemm_stream_k.hpp): C of 1-24 tile columns (n off the tile
 // by up to 127; the kernel finds a tile's row and column from its row-major id) and enough tile
-// rows for half the GPU's slots to two and a half rounds of them (m off the tile too), k from 1
-// to 320, so the plans drawn have no whole round or one or two, shares longer and shorter than a
-// tile, and tiles of two and more sharers; the shapes whose plan does not apply (a last round
-// over 95% full, a share too short) run rung 28 and are tagged. On small
+// rows for half the GPU's slots to four rounds of them (m off the tile too), k from 1 to 320, so
+// the plans drawn have no whole round or one, two or three (max_whole_rounds), shares longer and
+// shorter than a tile, and tiles of two and more sharers; the shapes whose plan does not apply (a
+// last round over 95% full, a share too short, more whole rounds) run rung 28 and are tagged.
+// Outside the sanitizers each draw spans its whole range at every size (kl::gen::uniform); under
+// them RapidCheck's sizes keep the shapes small. On small
 // integers every piece and their sum are exact: C must equal the oracle bit for bit, twice.
 // C has 2-11 M elements here, so the inputs, the FP64 oracle and the comparison stay on the GPU
 // (kl/matmul_oracle.hpp; checked on the host, the property spent 38 s of its 50 on the H100).
@@ -200,38 +231,48 @@ KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
   const Variant& v = variant("stream_k");
   if (!runs_here(v)) RC_DISCARD(v.unsupported({64, 128, 16}));
   const std::int64_t slots = 4 * std::int64_t{kl::device_facts().sm_count};
-  const std::int64_t columns = *rc::gen::inRange<std::int64_t>(1, 25).as("tile columns");
-  const std::int64_t tiles = *rc::gen::inRange<std::int64_t>(slots / 2, 5 * slots / 2 + 1).as("tiles");
+  const auto draw = [](std::int64_t lo, std::int64_t hi) {  // [lo, hi]
+    return kl::sanitizer_small_mode() ? rc::gen::inRange<std::int64_t>(lo, hi + 1) : kl::gen::uniform<std::int64_t>(lo, hi);
+  };
+  const std::int64_t columns = *draw(1, 24).as("tile columns");
+  const std::int64_t tiles = *draw(slots / 2, 4 * slots).as("tiles");
   const std::int64_t rows = (tiles + columns - 1) / columns;
-  const Shape shape{64 * rows - *rc::gen::inRange<std::int64_t>(0, 64).as("m short of the tile"),
-                    128 * columns - *rc::gen::inRange<std::int64_t>(0, 128).as("n short of the tile"),
-                    *rc::gen::inRange<std::int64_t>(1, 321).as("k"), false};
+  const Shape shape{64 * rows - *draw(0, 63).as("m short of the tile"), 128 * columns - *draw(0, 127).as("n short of the tile"),
+                    *draw(1, 320).as("k"), false};
   const kl::matmul::sgemm_stream_k::Plan plan = stream_k_plan(shape);
   RC_TAG(plan.blocks == 0 ? "rung 28" : plan.whole_tiles == 0 ? "shares only" : "shares and whole rounds");
-  const std::uint64_t seed = *rc::gen::arbitrary<std::uint64_t>().as("data seed");
-  kl::DeviceBuffer<float> a(static_cast<std::size_t>(shape.m * shape.k));
-  kl::DeviceBuffer<float> b(static_cast<std::size_t>(shape.k * shape.n));
-  fill_device_inputs(a.data(), a.size(), Data::small_integers, seed);
-  fill_device_inputs(b.data(), b.size(), Data::small_integers, seed + 1);
-  DeviceReference want = device_reference(a.data(), b.data(), nullptr, shape, InputPrecision::fp32);
-  // Integers in [-8, 8], k <= 320: every partial sum is an integer below 2^24, exact in FP32 in
-  // any order, and the FP64 value is exact (MatmulDeviceOracle.AgreesWithTheHostOracle): no slack.
-  KL_CUDA_CHECK(cudaMemset(want.bound.data(), 0, want.bound.bytes()));
-  std::vector<float> first;
-  for (int run = 1; run <= 2; ++run) {
-    kl::GuardedBuffer<float> c(static_cast<std::size_t>(shape.m * shape.n));
-    c.poison();
-    v.launch({a.data(), b.data(), nullptr, c.data(), shape});
-    KL_CUDA_CHECK(cudaDeviceSynchronize());
-    CaseResult r = compare_on_device(c.data(), want);
-    r.take_canaries(c.inspect());
-    if (!r.ok()) RC_FAIL(v.info.id() + " (run " + std::to_string(run) + "): " + r.describe());
-    std::vector<float> got = c.download();
-    if (run == 1)
-      first = std::move(got);
-    else
-      RC_ASSERT(std::memcmp(first.data(), got.data(), first.size() * sizeof(float)) == 0);
-  }
+  require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
+}
+
+// Rung 36 where its plan deals k-steps out: blocks share tiles, store partials, announce them with
+// flags and add each other's in the fix-up. The shapes the properties above draw (k up to 512)
+// never share: a plan shares from k = 577 where C has fewer tiles than the SMs. Here the shapes
+// are kl::gen::tensor_stream_k_shape()'s (kl.generators.coverage checks that most of them share
+// on 132 SMs); those that do not are tagged. Exact on small integers, twice the same bits: the
+// fix-up adds the partials in block order.
+KL_PROPERTY(MatmulProperty, TensorCoreStreamKIsExactWhereItShares, ()) {
+  const Variant& v = variant("wgmma_stream_k");
+  if (!runs_here(v)) RC_DISCARD(v.unsupported({128, 256, 64}));
+  const Shape shape = *kl::gen::tensor_stream_k_shape().as("drawn shape");
+  RC_TAG(wgmma_stream_k_shares_tiles(shape) ? "tiles shared" : "whole tiles");
+  require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
+}
+
+// Rung 37's clusters on every shape the matmul generator draws (its sides' tile edges, off the
+// tile, k up to 512; 64 under a sanitizer): by its rule the clusters run only where each walks
+// three pairs of tiles or more (about 13 M elements of C), which no property draws, so the rule
+// is set aside for this property (use_clusters_on_every_whole_tile_plan; rung 36's shared plans
+// stay rung 36's, tagged). Exact on small integers, twice the same bits.
+KL_PROPERTY(MatmulProperty, MulticastClustersAreExactOnEveryShape, ()) {
+  const Variant& v = variant("wgmma_multicast");
+  if (!runs_here(v)) RC_DISCARD(v.unsupported({128, 256, 64}));
+  const Shape shape = *kl::gen::matmul_shape().as("drawn shape");
+  struct ClustersEverywhere {
+    ClustersEverywhere() { use_clusters_on_every_whole_tile_plan(true); }
+    ~ClustersEverywhere() { use_clusters_on_every_whole_tile_plan(false); }
+  } everywhere;
+  RC_TAG(wgmma_multicast_runs_clusters(shape) ? "clusters" : "rung 36's shared plan");
+  require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
 }
 
 // A shape the variant does not take is refused with "<id>: <rule>" and the output stays

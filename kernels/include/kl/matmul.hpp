@@ -100,6 +100,10 @@ int split_k_runs(const Shape& shape);
 // matmul.stream_k (kernels/matmul/29_sgemm_stream_k.cu): its plan on a shape on the current GPU
 // (blocks == 0: the plan does not apply and the rung runs rung 28; kl/sgemm_stream_k.hpp).
 sgemm_stream_k::Plan stream_k_plan(const Shape& shape);
+// matmul.wgmma_stream_k (kernels/matmul/36_wgmma_stream_k.cu): whether its plan deals this shape's
+// k-steps out on the current GPU (tiles fewer than the SMs and k long enough: kl/matmul_stream_k.hpp),
+// so that blocks share tiles and add their partials, else it computes whole tiles.
+bool wgmma_stream_k_shares_tiles(const Shape& shape);
 // matmul.wgmma_multicast (kernels/matmul/37_wgmma_multicast.cu): whether it runs its clusters on a
 // shape on the current GPU (each cluster three pairs of tiles or more), else rung 36's kernel; and,
 // for tests, a process-wide choice to run them wherever rung 36's plan takes whole tiles (so the
