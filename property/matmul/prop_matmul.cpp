@@ -64,6 +64,14 @@ void require_supported(const Variant& v, const Shape& shape) {
   RC_DISCARD(v.info.id() + " refused the shape drawn for it: " + v.unsupported(shape));
 }
 
+// On a GPU the variant does not run on (sm_90a code elsewhere): it refuses every shape, naming
+// why, before anything runs (a property that discarded every case would give up, not pass).
+void require_refused_here(const Variant& v, const Shape& shape) {
+  RC_ASSERT(v.unsupported(shape).find("does not apply") != std::string::npos);
+  RC_ASSERT_THROWS_AS(v.launch({nullptr, nullptr, nullptr, nullptr, shape}), std::invalid_argument);
+  RC_TAG("does not apply on this GPU");
+}
+
 // C computed on the device from small-integer inputs of `seed` by `v`, twice, each time checked on
 // the device against the FP64 oracle with no slack, every element written and the canaries
 // intact; and the second run's bits the first's. No slack: every product and partial sum of
@@ -222,8 +230,9 @@ KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
 // the plans drawn have no whole round or one, two or three (max_whole_rounds), shares longer and
 // shorter than a tile, and tiles of two and more sharers; the shapes whose plan does not apply (a
 // last round over 95% full, a share too short, more whole rounds) run rung 28 and are tagged.
-// Outside the sanitizers each draw spans its whole range at every size (kl::gen::uniform); under
-// them RapidCheck's sizes keep the shapes small. On small
+// Outside the sanitizers the tile count spans its whole range at every size (kl::gen::uniform:
+// RapidCheck's inRange scales its range by the case's size); under them the sizes keep the
+// shapes small. On small
 // integers every piece and their sum are exact: C must equal the oracle bit for bit, twice.
 // C has 2-11 M elements here, so the inputs, the FP64 oracle and the comparison stay on the GPU
 // (kl/matmul_oracle.hpp; checked on the host, the property spent 38 s of its 50 on the H100).
@@ -231,14 +240,14 @@ KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
   const Variant& v = variant("stream_k");
   if (!runs_here(v)) RC_DISCARD(v.unsupported({64, 128, 16}));
   const std::int64_t slots = 4 * std::int64_t{kl::device_facts().sm_count};
-  const auto draw = [](std::int64_t lo, std::int64_t hi) {  // [lo, hi]
-    return kl::sanitizer_small_mode() ? rc::gen::inRange<std::int64_t>(lo, hi + 1) : kl::gen::uniform<std::int64_t>(lo, hi);
-  };
-  const std::int64_t columns = *draw(1, 24).as("tile columns");
-  const std::int64_t tiles = *draw(slots / 2, 4 * slots).as("tiles");
+  const std::int64_t columns = *rc::gen::inRange<std::int64_t>(1, 25).as("tile columns");
+  const std::int64_t tiles = *(kl::sanitizer_small_mode() ? rc::gen::inRange<std::int64_t>(slots / 2, 4 * slots + 1)
+                                                          : kl::gen::uniform<std::int64_t>(slots / 2, 4 * slots))
+                                  .as("tiles");
   const std::int64_t rows = (tiles + columns - 1) / columns;
-  const Shape shape{64 * rows - *draw(0, 63).as("m short of the tile"), 128 * columns - *draw(0, 127).as("n short of the tile"),
-                    *draw(1, 320).as("k"), false};
+  const Shape shape{64 * rows - *rc::gen::inRange<std::int64_t>(0, 64).as("m short of the tile"),
+                    128 * columns - *rc::gen::inRange<std::int64_t>(0, 128).as("n short of the tile"),
+                    *rc::gen::inRange<std::int64_t>(1, 321).as("k"), false};
   const kl::matmul::sgemm_stream_k::Plan plan = stream_k_plan(shape);
   RC_TAG(plan.blocks == 0 ? "rung 28" : plan.whole_tiles == 0 ? "shares only" : "shares and whole rounds");
   require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
@@ -252,8 +261,8 @@ KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
 // fix-up adds the partials in block order.
 KL_PROPERTY(MatmulProperty, TensorCoreStreamKIsExactWhereItShares, ()) {
   const Variant& v = variant("wgmma_stream_k");
-  if (!runs_here(v)) RC_DISCARD(v.unsupported({128, 256, 64}));
   const Shape shape = *kl::gen::tensor_stream_k_shape().as("drawn shape");
+  if (!runs_here(v)) return require_refused_here(v, shape);
   RC_TAG(wgmma_stream_k_shares_tiles(shape) ? "tiles shared" : "whole tiles");
   require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
 }
@@ -265,8 +274,8 @@ KL_PROPERTY(MatmulProperty, TensorCoreStreamKIsExactWhereItShares, ()) {
 // stay rung 36's, tagged). Exact on small integers, twice the same bits.
 KL_PROPERTY(MatmulProperty, MulticastClustersAreExactOnEveryShape, ()) {
   const Variant& v = variant("wgmma_multicast");
-  if (!runs_here(v)) RC_DISCARD(v.unsupported({128, 256, 64}));
   const Shape shape = *kl::gen::matmul_shape().as("drawn shape");
+  if (!runs_here(v)) return require_refused_here(v, shape);
   struct ClustersEverywhere {
     ClustersEverywhere() { use_clusters_on_every_whole_tile_plan(true); }
     ~ClustersEverywhere() { use_clusters_on_every_whole_tile_plan(false); }
