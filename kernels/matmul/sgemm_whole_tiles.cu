@@ -8,6 +8,7 @@
 #include "kl/grid.hpp"
 
 #include <climits>
+#include <cstdint>
 
 namespace kl::matmul {
 namespace {
@@ -49,7 +50,11 @@ std::string whole_tiles_violation(const Shape& s, TileShape tile) {
 void launch_whole_tiles(const Args& args, cudaStream_t stream, TileShape tile, WholeTileLaunch launch) {
   const Shape& s = args.shape;
   const auto [m, n, k] = padded_to_tiles(s, tile);
-  if (m == s.m && n == s.n && k == s.k) {
+  // The kernels read and write 16 bytes at a time (float4, 16-byte cp.async): the caller's
+  // matrices go to them directly only where each starts on a 16-byte boundary; a float offset
+  // (a sub-matrix, a pointer past a header) goes through the aligned copies below.
+  const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  if (m == s.m && n == s.n && k == s.k && aligned(args.a) && aligned(args.b) && aligned(args.c)) {
     launch(static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), args.a, args.b, args.c, stream);
     return;
   }

@@ -1,6 +1,8 @@
 // Matmul family on the GPU: hand-checkable products, seed 003's 4x4 walk-through with 2x2
 // tiles, cuBLAS's row-major mapping on non-square shapes, bias, shape rules, the tensor-core
 // rungs at their tile edges, and the planted missing barrier.
+#include "kl/cuda_check.hpp"
+#include "kl/device_buffer.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/error_bounds.hpp"
 #include "kl/guarded_buffer.hpp"
@@ -160,6 +162,34 @@ TEST(Matmul, EveryCleanVariantMeetsTheBoundOnRandomData) {
       EXPECT_TRUE(r.ok()) << v.info.id() << ": " << r.describe();
       EXPECT_EQ(r.checked, static_cast<std::size_t>(shape.m * shape.n));
     }
+}
+
+// A, B and C each a float past a 16-byte boundary (a sub-matrix, a pointer past a header): every
+// clean variant takes them and is bit-exact on small integers. The SGEMM rungs read and write 16
+// bytes at a time; on whole tiles they used to take the caller's pointers as they were, and a
+// misaligned one faulted (misaligned address) instead of computing.
+TEST(Matmul, EveryCleanVariantTakesMatricesAtAnyFloatOffset) {
+  const Shape shape{128, 128, 128};  // whole tiles of every rung, square for the square-only ones
+  const Inputs in = make_inputs(shape, Data::small_integers, 5);
+  const std::vector<double> want = oracle(in, shape);
+  const auto offset_copy = [](const std::vector<float>& host) {
+    kl::DeviceBuffer<float> buffer(host.size() + 1);
+    KL_CUDA_CHECK(cudaMemcpy(buffer.data() + 1, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice));
+    return buffer;
+  };
+  const kl::DeviceBuffer<float> a = offset_copy(in.a), b = offset_copy(in.b);
+  for (const Variant& v : variants()) {
+    if (v.info.role == kl::Role::planted || !runs_here(v) || !v.supports(shape)) continue;
+    kl::DeviceBuffer<float> c(want.size() + 1);
+    KL_CUDA_CHECK(cudaMemset(c.data(), 0xFF, c.bytes()));  // NaN: an element never written fails
+    v.launch({a.data() + 1, b.data() + 1, nullptr, c.data() + 1, shape});
+    KL_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> got(want.size());
+    KL_CUDA_CHECK(cudaMemcpy(got.data(), c.data() + 1, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) wrong += static_cast<double>(got[i]) != want[i];
+    EXPECT_EQ(wrong, 0u) << v.info.id() << ": A, B and C a float past a 16-byte boundary";
+  }
 }
 
 // Seed 001's accumulator: C[m][n] = bias[n] + sum_k A[m][k] B[k][n].
