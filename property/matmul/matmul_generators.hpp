@@ -95,16 +95,16 @@ inline rc::Gen<std::int64_t> imatmul_side() {
 // Shapes on which rung 36's plan deals k-steps out (kl/matmul_stream_k.hpp: C of fewer tiles
 // than the SMs and k of ten k-steps or more, so blocks share tiles and add their partials): C of
 // 1-8 tile rows by 1-4 tile columns of 128 x 256, each side off the tile by 0 to a tile less one,
-// and k one of the edges 577 (the shortest shared plan), 640, 1021, 1024, 1025, 2048, 3001, 4096,
-// 8191, 8192, or uniform over 577..8192; a fifth of the draws take k in 1..576 (whole tiles).
+// and k one of the edges 577 (the shortest shared plan), 640, 1021, 1024, 1025, 1280, 2048, 3001,
+// 4096, 8191, 8192, or uniform over 577..8192; a fifth of the draws take k in 1..576 (whole tiles).
 // Under a sanitizer: sides 1-64 and k at most 1280 (edges 577, 640, 1021, 1024, 1025, 1280), the
 // tools' time growing with k. Every draw spans its range at every size.
 inline rc::Gen<matmul::Shape> tensor_stream_k_shape() {
   const bool small = sanitizer_small_mode();
-  const auto side = [small](std::int64_t tile) -> rc::Gen<std::int64_t> {
+  const auto side = [small](std::int64_t tile, std::int64_t most_tiles) -> rc::Gen<std::int64_t> {
     if (small) return uniform<std::int64_t>(1, 64);
     return rc::gen::apply([tile](std::int64_t tiles, std::int64_t short_by) { return tile * tiles - short_by; },
-                          uniform<std::int64_t>(1, tile == 128 ? 8 : 4), uniform<std::int64_t>(0, tile - 1));
+                          uniform<std::int64_t>(1, most_tiles), uniform<std::int64_t>(0, tile - 1));
   };
   const std::int64_t most_k = small ? 1280 : 8192;
   const rc::Gen<std::int64_t> k = rc::gen::weightedOneOf<std::int64_t>({
@@ -112,7 +112,7 @@ inline rc::Gen<matmul::Shape> tensor_stream_k_shape() {
       {2, uniform<std::int64_t>(577, most_k)},
       {1, uniform<std::int64_t>(1, 576)},
   });
-  return rc::gen::build<matmul::Shape>(rc::gen::set(&matmul::Shape::m, side(128)), rc::gen::set(&matmul::Shape::n, side(256)),
+  return rc::gen::build<matmul::Shape>(rc::gen::set(&matmul::Shape::m, side(128, 8)), rc::gen::set(&matmul::Shape::n, side(256, 4)),
                                        rc::gen::set(&matmul::Shape::k, k));
 }
 
