@@ -44,13 +44,17 @@ std::int64_t access_threads(Kernel k, int n, int block) {
   return blocks * block;
 }
 
-// A shape the variant takes, drawn for its kind: a matrix for matr/sum_matr, else 1-D with a
-// block it accepts; the access kernels get a thread count their buffer holds.
+// A side of matr's and sum_matr's matrices: their rule takes 0 (an empty matrix, nothing to
+// write), so one draw in ten is 0, else side()'s.
+rc::Gen<int> matrix_side() { return rc::gen::weightedOneOf<int>({{1, rc::gen::just(0)}, {9, kl::gen::side()}}); }
+
+// A shape the variant takes, drawn for its kind: a matrix for matr/sum_matr (either side may be 0),
+// else 1-D with a block it accepts; the access kernels get a thread count their buffer holds.
 Shape shape_for(const Variant& v) {
   const Kernel k = v.kernel;
   if (k == Kernel::counter) return counter_shape();
   if (k == Kernel::matr || k == Kernel::sum_matr)
-    return {*kl::gen::side().as("rows"), *kl::gen::side().as("cols"), *kl::gen::block_2d().as("block"), 0};
+    return {*matrix_side().as("rows"), *matrix_side().as("cols"), *kl::gen::block_2d().as("block"), 0};
   const auto n = static_cast<int>(*kl::gen::count(0).as("n"));
   const int block = *kl::gen::any_block_up_to(largest_block(v)).as("block");
   const std::int64_t threads = k == Kernel::coalesced || k == Kernel::non_coalesced ? access_threads(k, n, block) : 0;

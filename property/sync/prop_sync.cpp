@@ -28,14 +28,28 @@ KL_PROPERTY(PlantedSyncGridBarrierProperty, WatchdogTripsIffGridExceedsCapacity,
   RC_ASSERT(c.tripped || c.result.ok());
 }
 
-// The seed spinlock completes for any block and grid on sm_70+, with mutual exclusion intact.
-KL_PROPERTY(SyncProperty, SpinlockSeedCompletesForAnyLaunch, ()) {
+namespace {
+
+// `v` completes for any block and any grid (up to 299 blocks; under a sanitizer 64 threads and two
+// blocks at most), every thread counted past its sync point, the output's guards intact.
+void check_completes_for_any_launch(const Variant& v) {
   const bool small = kl::sanitizer_small_mode();
   const int block = *kl::gen::any_block_up_to(small ? 64 : 1024).as("block");
   const int blocks = *kl::gen::grid_blocks(small ? 2 : 299).as("blocks");
-  const SyncCase c = run_case(variant("spinlock_seed"), {blocks, block}, budget_ms);
+  const SyncCase c = run_case(v, {blocks, block}, budget_ms);
   RC_ASSERT(!c.tripped);
   if (!c.result.ok()) RC_FAIL(c.result.describe());
+}
+
+}  // namespace
+
+// The seed spinlock completes for any block and grid on sm_70+, with mutual exclusion intact.
+KL_PROPERTY(SyncProperty, SpinlockSeedCompletesForAnyLaunch, ()) { check_completes_for_any_launch(variant("spinlock_seed")); }
+
+// The fix for divergent_barrier: every thread of every block reaches the same __syncthreads(), for
+// any block and grid (synccheck runs this property too, and must stay silent on it).
+KL_PROPERTY(SyncProperty, UniformBarrierCompletesForAnyLaunch, ()) {
+  check_completes_for_any_launch(variant("uniform_barrier"));
 }
 
 namespace {
