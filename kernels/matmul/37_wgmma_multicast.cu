@@ -147,7 +147,8 @@ const void* kernel_of() {
   return reinterpret_cast<const void*>(&wgmma_multicast<release>);
 }
 
-// Clusters of two that can be resident at once with this shared memory (asked once a kernel).
+// Clusters of two that can be resident at once with this shared memory (asked once a kernel), at
+// most persistent_grid_cap() / 2 where a test set a cap.
 template <Release release>
 int resident_clusters() {
   static const int clusters = [] {
@@ -163,7 +164,8 @@ int resident_clusters() {
                                std::to_string(staged_smem_bytes) + " bytes of shared memory fits on this GPU");
     return count;
   }();
-  return clusters;
+  const int cap = persistent_grid_cap();
+  return cap > 0 ? std::max(1, std::min(clusters, cap / cluster_blocks)) : clusters;
 }
 
 // C's pairs of tiles and the k-steps of each.

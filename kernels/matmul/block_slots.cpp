@@ -7,8 +7,11 @@
 #include "kl/device_facts.hpp"
 #include "kl/matmul.hpp"
 
+#include <atomic>
 #include <map>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace kl::matmul {
@@ -26,5 +29,15 @@ BlockSlots block_slots(const void* kernel, int threads, std::size_t shared_bytes
   }
   return it->second;
 }
+
+namespace {
+std::atomic<int> grid_cap{0};  // cap_persistent_grid's: 0, no cap
+}  // namespace
+
+void cap_persistent_grid(int blocks) {
+  if (blocks < 0) throw std::invalid_argument("cap_persistent_grid: blocks must be >= 0 (0: no cap), got " + std::to_string(blocks));
+  grid_cap.store(blocks);
+}
+int persistent_grid_cap() { return grid_cap.load(); }
 
 }  // namespace kl::matmul

@@ -12,6 +12,10 @@ namespace kl::matmul {
 
 inline constexpr int naive_block = 16;  // the seeds' 16x16 blocks
 
+// The cap a test set with cap_persistent_grid (kl/matmul.hpp) on the persistent tensor-core rungs'
+// grids, 0 where none is set (block_slots.cpp).
+int persistent_grid_cap();
+
 void launch_cublas_sgemm(const Args& args, cudaStream_t stream);
 void launch_uncoalesced(const Args& args, cudaStream_t stream);  // stage + staged kernel
 void stage_transposed_b(const Args& args, cudaStream_t stream);

@@ -72,23 +72,35 @@ void require_refused_here(const Variant& v, const Shape& shape) {
   RC_TAG("does not apply on this GPU");
 }
 
-// C computed on the device from small-integer inputs of `seed` by `v`, twice, each time checked on
-// the device against the FP64 oracle with no slack, every element written and the canaries
-// intact; and the second run's bits the first's. No slack: every product and partial sum of
-// integers in [-8, 8] over k <= 8192 is an integer below 2^24, exact in FP32 in any order (FP16
-// inputs too), and the FP64 value is exact (MatmulDeviceOracle.AgreesWithTheHostOracle).
-void require_exact_twice(const Variant& v, const Shape& shape, std::uint64_t seed) {
-  kl::DeviceBuffer<float> a(static_cast<std::size_t>(shape.m * shape.k));
-  kl::DeviceBuffer<float> b(static_cast<std::size_t>(shape.k * shape.n));
-  fill_device_inputs(a.data(), a.size(), Data::small_integers, seed);
-  fill_device_inputs(b.data(), b.size(), Data::small_integers, seed + 1);
-  DeviceReference want = device_reference(a.data(), b.data(), nullptr, shape, v.precision);
+// Where each operand starts, in floats past a 16-byte boundary (0-3; the allocations themselves
+// are 256-byte aligned): the rungs that load or store 16 bytes at a time must take any start.
+struct OperandOffsets {
+  int a = 0, b = 0, bias = 0, c = 0;
+};
+
+// C computed on the device from small-integer inputs of `seed` (a bias too where the shape has one)
+// by `v`, twice, each time checked on the device against the FP64 oracle with no slack, every
+// element written and the canaries intact; and the second run's bits the first's. No slack: every
+// product and partial sum of integers in [-8, 8] over k <= 8192 is an integer below 2^24, exact in
+// FP32 in any order (FP16 inputs too), and the FP64 value is exact
+// (MatmulDeviceOracle.AgreesWithTheHostOracle).
+void require_exact_twice(const Variant& v, const Shape& shape, std::uint64_t seed, OperandOffsets at = {}) {
+  const auto count = [](std::int64_t rows, std::int64_t cols) { return static_cast<std::size_t>(rows * cols); };
+  kl::DeviceBuffer<float> a_buffer(count(shape.m, shape.k) + at.a), b_buffer(count(shape.k, shape.n) + at.b),
+      bias_buffer(count(1, shape.n) + at.bias);
+  float* const a = a_buffer.data() + at.a;
+  float* const b = b_buffer.data() + at.b;
+  float* const bias = shape.bias ? bias_buffer.data() + at.bias : nullptr;
+  fill_device_inputs(a, count(shape.m, shape.k), Data::small_integers, seed);
+  fill_device_inputs(b, count(shape.k, shape.n), Data::small_integers, seed + 1);
+  if (bias != nullptr) fill_device_inputs(bias, count(1, shape.n), Data::small_integers, seed + 2);
+  DeviceReference want = device_reference(a, b, bias, shape, v.precision);
   KL_CUDA_CHECK(cudaMemset(want.bound.data(), 0, want.bound.bytes()));
   std::vector<float> first;
   for (int run = 1; run <= 2; ++run) {
-    kl::GuardedBuffer<float> c(static_cast<std::size_t>(shape.m * shape.n));
+    kl::GuardedBuffer<float> c(count(shape.m, shape.n), static_cast<std::size_t>(at.c));
     c.poison();
-    v.launch({a.data(), b.data(), nullptr, c.data(), shape});
+    v.launch({a, b, bias, c.data(), shape});
     KL_CUDA_CHECK(cudaDeviceSynchronize());
     CaseResult r = compare_on_device(c.data(), want);
     r.take_canaries(c.inspect());
@@ -195,6 +207,41 @@ KL_PROPERTY(MatmulProperty, SmallIntegerInputsAreBitExact, ()) {
   }
 }
 
+// Every clean variant with A, B, C and the bias each starting 0-3 floats past a 16-byte boundary,
+// drawn apart, on the shapes drawn for it: exact on small integers, every element written, the
+// canaries around C intact, twice the same bits. The rungs that load 16 bytes at a time must
+// fall back (sgemm_whole_tiles.cu) or stage (the tensor-core rungs) where a start is not aligned;
+// the other properties pass the allocations' own, aligned, starts.
+KL_PROPERTY(MatmulProperty, EveryCleanVariantIsExactAtAnyOperandStart, ()) {
+  const Variant& v = variant(*rc::gen::elementOf(clean_names()).as("variant"));
+  const Shape shape = draw_shape_for(v);
+  require_supported(v, shape);
+  const auto start = [](const char* what) { return *rc::gen::inRange(0, 4).as(what); };
+  const OperandOffsets at{start("A's start (floats past 16 bytes)"), start("B's start"),
+                          shape.bias ? start("the bias's start") : 0, start("C's start")};
+  RC_TAG(at.a == 0 && at.b == 0 && at.bias == 0 && at.c == 0 ? "every start aligned" : "some start unaligned");
+  require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"), at);
+}
+
+// Every candidate configuration of matmul.tuned (27_tuned.cu's block and warp tiles, stages, FMA
+// orders, rasterisation groups, C's stores), forced with use_tuned_config, on the shapes drawn for
+// the rung: exact on small integers, twice the same bits. The tuning file runs one candidate per GPU
+// and class of shapes, so the others (and the H100's [large] line, whose groups of 8 block rows a
+// C of fewer rows leaves partly empty) ran only at `kernel-lab tune`'s shape.
+KL_PROPERTY(MatmulProperty, EveryTunedCandidateIsExact, ()) {
+  const Variant& v = variant("tuned");
+  const std::string config = *rc::gen::elementOf(tuned_config_names()).as("candidate");
+  const Shape shape = draw_shape_for(v);
+  require_supported(v, shape);
+  struct Forced {
+    explicit Forced(const std::string& name) { use_tuned_config(name); }
+    ~Forced() { use_tuned_config(""); }
+  } forced(config);
+  RC_ASSERT(tuned_config_in_use(shape) == config);
+  RC_TAG(config);
+  require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
+}
+
 // Rung 28 where its rule splits k (kl/matmul_split_k.hpp): C of a few tiles (sides up to 256, off
 // the tile), k from 1 to 3072, so most cases split (k of 256 or more, runs of unequal length where
 // the k tiles do not divide) and the rest run whole tiles (tagged). On small integers every run's
@@ -281,6 +328,48 @@ KL_PROPERTY(MatmulProperty, MulticastClustersAreExactOnEveryShape, ()) {
     ~ClustersEverywhere() { use_clusters_on_every_whole_tile_plan(false); }
   } everywhere;
   RC_TAG(wgmma_multicast_runs_clusters(shape) ? "clusters" : "rung 36's shared plan");
+  require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
+}
+
+// The sm_90a rungs (33 to 37) on C of more tiles than their grid has blocks, so the persistent
+// rungs' blocks walk several tiles each: their rings run on across tiles, rung 35's staging of C
+// is reused, rung 36 runs its whole-tile plan and rung 37 its clusters where each walks three
+// pairs of tiles or more; each side off the tile (padded copies for 33-35, TMA's bounds for
+// 36-37). The properties above draw C of at most 4 x 2 tiles; only the bench's fixed shapes
+// walked more. Half the cases run the grid the GPU holds (SMs + 1 to four SMs' worth of 128 x 256
+// tiles), half a grid capped at 1-16 blocks (cap_persistent_grid; rung 37: half as many clusters,
+// at least one) with 1-8 times as many tiles, so blocks walk up to 8 tiles in the one and dozens in
+// the other; 1-24 tile columns, each side short of the tile by 0 to a tile less one, k in 1..320
+// (edges at the 64-deep k-steps). Under a sanitizer, always capped, at 1-4 blocks with up to 3
+// times as many tiles in 1-4 columns, k up to 128: the tools' time grows with C. Exact on small
+// integers, twice the same bits.
+KL_PROPERTY(MatmulProperty, HopperRungsAreExactOverManyTiles, ()) {
+  const Variant& v = variant(
+      *rc::gen::element<std::string>("wgmma_tma", "wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k", "wgmma_multicast")
+           .as("rung"));
+  const bool small = kl::sanitizer_small_mode();
+  const std::int64_t sms = kl::device_facts().sm_count;
+  const bool capped = small || *rc::gen::arbitrary<bool>().as("grid capped");
+  const int cap = capped ? *kl::gen::uniform(1, small ? 4 : 16).as("grid cap (blocks)") : 0;
+  const std::int64_t tiles = *(capped ? kl::gen::uniform<std::int64_t>(cap + 1, (small ? 3 : 8) * std::int64_t{cap})
+                                      : kl::gen::uniform<std::int64_t>(sms + 1, 4 * sms))
+                                  .as("tiles");
+  const std::int64_t columns = *kl::gen::uniform<std::int64_t>(1, std::min<std::int64_t>(small ? 4 : 24, tiles)).as("tile columns");
+  const std::int64_t rows = (tiles + columns - 1) / columns;
+  const std::int64_t most_k = small ? 128 : 320;
+  const std::int64_t k = *rc::gen::weightedOneOf<std::int64_t>({
+                              {1, kl::gen::edge_of(kl::gen::edges_within<std::int64_t>({1, 16, 63, 64, 65, 128, 192, 257, 320}, 1, most_k))},
+                              {1, kl::gen::uniform<std::int64_t>(1, most_k)},
+                          }).as("k");
+  const Shape shape{128 * rows - *kl::gen::uniform<std::int64_t>(0, 127).as("m short of the tile"),
+                    256 * columns - *kl::gen::uniform<std::int64_t>(0, 255).as("n short of the tile"), k, false};
+  if (!runs_here(v)) return require_refused_here(v, shape);
+  const PersistentGridCap grid(cap);
+  const std::string grid_tag = capped ? ", grid capped" : ", whole grid";
+  if (v.info.name == "wgmma_multicast")
+    RC_TAG(std::string(wgmma_multicast_runs_clusters(shape) ? "rung 37, clusters" : "rung 37, as rung 36") + grid_tag);
+  else
+    RC_TAG(v.info.name + grid_tag);
   require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
 }
 

@@ -324,24 +324,58 @@ TEST(MatmulTensorCores, TheHopperRingsAreExactWhereverTheyWrap) {
   }
 }
 
-// The persistent rungs' ring runs on across the tiles of a block: with more tiles than the GPU
-// holds blocks (the H100's 132 SMs) some blocks take two, and with k = 320 (five k-steps, four
-// slots) the second tile starts mid-lap, its barriers a phase along; rung 35's staging of C is
-// reused from one tile to the next, and rung 36 takes them whole as well (five k-steps: too few
-// to deal out). One oracle for the three rungs (it, not the GPU, is the cost).
+// The persistent rungs' ring runs on across the tiles of a block: with more tiles than the grid
+// has blocks some blocks take two or more, and with k = 320 (five k-steps, four slots) the next
+// tile starts mid-lap, its barriers a phase along; rung 35's staging of C is reused from one tile
+// to the next, and rung 36 takes them whole as well (five k-steps: too few to deal out). The
+// grid the GPU holds (the H100's 132 SMs: 144 tiles), and a grid capped at two blocks
+// (cap_persistent_grid) walking six tiles, three a block, where rung 37 runs one cluster over
+// three pairs; under a sanitizer the capped grid only. One oracle a shape for the rungs (it, not
+// the GPU, is the cost).
 TEST(MatmulTensorCores, ThePersistentRingsRunOnAcrossTiles) {
-  if (kl::sanitizer_small_mode()) GTEST_SKIP() << "more tiles than SMs of small-integer oracle: too slow under a sanitizer";
   if (!variant("wgmma_persistent").supports({128, 256, 64}))
     GTEST_SKIP() << variant("wgmma_persistent").unsupported({128, 256, 64});
+  const auto expect_exact_on = [](const Shape& shape, const std::vector<const char*>& names, const std::string& grid) {
+    const Inputs in = make_inputs(shape, Data::small_integers, 17);
+    const std::vector<Expected> want = expected_elements(in, shape, InputPrecision::fp16);
+    for (const char* name : names) expect_exact_against(variant(name), shape, in, want, std::string(name) + " " + shape_text(shape) + ", " + grid);
+  };
+  {
+    const kl::matmul::PersistentGridCap two_blocks(2);
+    const Shape six_tiles{3 * 128 - 1, 2 * 256 - 3, 320};
+    ASSERT_TRUE(kl::matmul::wgmma_multicast_runs_clusters(six_tiles)) << "one cluster, three pairs: the clusters run";
+    expect_exact_on(six_tiles, {"wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k", "wgmma_multicast"},
+                    "grid capped at two blocks");
+  }
+  if (kl::sanitizer_small_mode()) return;  // more tiles than SMs of small-integer oracle: too slow under a sanitizer
   const kl::DeviceFacts gpu = kl::device_facts();
   const int tiles_m = 12, tiles_n = (gpu.sm_count + tiles_m) / tiles_m;  // more tiles than SMs
   ASSERT_GT(tiles_m * tiles_n, gpu.sm_count);
-  const Shape shape{128 * tiles_m, 256 * tiles_n, 320};
-  const Inputs in = make_inputs(shape, Data::small_integers, 17);
-  const std::vector<Expected> want = expected_elements(in, shape, InputPrecision::fp16);
-  for (const char* name : {"wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k"})
-    expect_exact_against(variant(name), shape, in, want,
-                         std::string(name) + " m=" + std::to_string(shape.m) + " n=" + std::to_string(shape.n) + " k=320");
+  expect_exact_on({128 * tiles_m, 256 * tiles_n, 320}, {"wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k"}, "whole grid");
+}
+
+// cap_persistent_grid reaches the plans: rung 36 deals k-steps out only where C's tiles are fewer
+// than its blocks, and rung 37 runs its clusters only where each walks three pairs or more; a
+// negative cap is refused.
+TEST(MatmulTensorCores, AGridCapReachesThePlansOfRungs36And37) {
+  if (!variant("wgmma_stream_k").supports({128, 256, 64})) GTEST_SKIP() << variant("wgmma_stream_k").unsupported({128, 256, 64});
+  const Shape four_tiles{4 * 128, 256, 8192}, three_pairs{6 * 128, 256, 64};
+  EXPECT_TRUE(kl::matmul::wgmma_stream_k_shares_tiles(four_tiles)) << "4 tiles on every SM: shared";
+  EXPECT_FALSE(kl::matmul::wgmma_multicast_runs_clusters(three_pairs)) << "3 pairs on every SM's clusters: rung 36";
+  {
+    const kl::matmul::PersistentGridCap cap(4);
+    EXPECT_FALSE(kl::matmul::wgmma_stream_k_shares_tiles(four_tiles)) << "4 tiles on 4 blocks: whole tiles";
+  }
+  {
+    const kl::matmul::PersistentGridCap cap(8);
+    EXPECT_TRUE(kl::matmul::wgmma_stream_k_shares_tiles(four_tiles)) << "4 tiles on 8 blocks: shared";
+  }
+  {
+    const kl::matmul::PersistentGridCap cap(2);
+    EXPECT_TRUE(kl::matmul::wgmma_multicast_runs_clusters(three_pairs)) << "3 pairs on one cluster: clusters";
+  }
+  EXPECT_TRUE(kl::matmul::wgmma_stream_k_shares_tiles(four_tiles)) << "the cap is gone again";
+  EXPECT_THROW(kl::matmul::cap_persistent_grid(-1), std::invalid_argument);
 }
 
 // Rung 36 deals k-steps out among blocks where tiles are fewer than SMs (kl/matmul_stream_k.hpp);

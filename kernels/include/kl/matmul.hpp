@@ -110,6 +110,18 @@ bool wgmma_stream_k_shares_tiles(const Shape& shape);
 // clusters run at shapes small enough for the sanitizers), false to return to the rule.
 bool wgmma_multicast_runs_clusters(const Shape& shape);
 void use_clusters_on_every_whole_tile_plan(bool everywhere);
+// For tests: the persistent tensor-core rungs (34 to 37) launch at most `blocks` blocks (rung 37
+// at most blocks / 2 clusters of two, at least one), and rung 36 plans its shares for that many, so
+// that small shapes make each block walk many tiles; 0 returns to what the GPU holds at once.
+void cap_persistent_grid(int blocks);
+// cap_persistent_grid(blocks) while it lives, no cap after.
+class PersistentGridCap {
+ public:
+  explicit PersistentGridCap(int blocks) { cap_persistent_grid(blocks); }
+  ~PersistentGridCap() { cap_persistent_grid(0); }
+  PersistentGridCap(const PersistentGridCap&) = delete;
+  PersistentGridCap& operator=(const PersistentGridCap&) = delete;
+};
 
 }  // namespace kl::matmul
 
