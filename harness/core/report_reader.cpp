@@ -1,5 +1,6 @@
 #include "report_reader.hpp"
 
+#include "format.hpp"
 #include "input_file.hpp"
 
 #include <algorithm>
@@ -33,19 +34,26 @@ class Fields {
     if (v.kind() != JsonValue::Kind::number) fail(at(key), "expected a number or null");
     return v.number();
   }
+  // A measurement: a number >= 0 (times, rates, intensities, peaks), or null.
+  double measure(const char* key) const {
+    const double d = number(key);
+    if (d < 0) fail(at(key), "expected a number >= 0 or null, got " + json_number(d));
+    return d;
+  }
   int integer(const char* key) const {
     const double d = number(key);
     if (!(d >= 0 && d <= 1e9) || d != std::floor(d)) fail(at(key), "expected a whole number in [0, 10^9]");
     return static_cast<int>(d);
   }
-  // An array of numbers; an absent key reads as none (fields reports gained later: readings,
+  // An array of measurements (numbers >= 0); an absent key reads as none (fields reports gained later: readings,
   // runs_ms).
   std::vector<double> numbers_if_present(const char* key) const {
     std::vector<double> values;
     if (object_.find(key) == nullptr) return values;
     const std::vector<JsonValue>& items = array(key);
     for (std::size_t i = 0; i < items.size(); ++i) {
-      if (items[i].kind() != JsonValue::Kind::number) fail(at(key) + "[" + std::to_string(i) + "]", "expected a number");
+      if (items[i].kind() != JsonValue::Kind::number || items[i].number() < 0)
+        fail(at(key) + "[" + std::to_string(i) + "]", "expected a number >= 0");
       values.push_back(items[i].number());
     }
     return values;
@@ -101,16 +109,16 @@ Report read_report_json(std::string_view text, const std::string& name) {
   rep.date = doc.find("date") ? top.text("date") : "unknown";
 
   const Fields rl(top.member("roofline"), "roofline", name);
-  rep.roofline.dram_gbps = rl.number("dram_gbps");
-  rep.roofline.fp32_tflops = rl.number("fp32_tflops");
-  rep.roofline.fp16_tensor_tflops = rl.number("fp16_tensor_tflops");
-  rep.roofline.int32_tops = rl.number("int32_tops");
+  rep.roofline.dram_gbps = rl.measure("dram_gbps");
+  rep.roofline.fp32_tflops = rl.measure("fp32_tflops");
+  rep.roofline.fp16_tensor_tflops = rl.measure("fp16_tensor_tflops");
+  rep.roofline.int32_tops = rl.measure("int32_tops");
   rep.roofline.fp16_tensor_basis = rl.text("fp16_tensor_basis");
 
   const auto& ceilings = top.array("ceilings");
   for (std::size_t i = 0; i < ceilings.size(); ++i) {
     const Fields c(ceilings[i], item_path("ceilings", i), name);
-    Ceiling read{c.text("name"), c.text("metric"), c.number("value"), c.text("how")};
+    Ceiling read{c.text("name"), c.text("metric"), c.measure("value"), c.text("how")};
     // Reports written before the bench read its references twice have neither.
     if (ceilings[i].find("reference")) read.reference = c.text("reference");
     read.readings = c.numbers_if_present("readings");
@@ -128,15 +136,15 @@ Report read_report_json(std::string_view text, const std::string& name) {
     res.sweep = r.text("sweep");
     res.shape = r.text("shape");
     res.metric = r.text("metric");
-    res.value = r.number("value");
-    res.median_ms = r.number("median_ms");
-    res.min_ms = r.number("min_ms");
-    res.max_ms = r.number("max_ms");
+    res.value = r.measure("value");
+    res.median_ms = r.measure("median_ms");
+    res.min_ms = r.measure("min_ms");
+    res.max_ms = r.measure("max_ms");
     res.reps = r.integer("reps");
     res.runs_ms = r.numbers_if_present("runs_ms");  // absent from reports written before 2026-11-27
     res.ceiling = r.text("ceiling");
-    res.ceiling_value = r.number("ceiling_value");
-    res.intensity = r.number("intensity");
+    res.ceiling_value = r.measure("ceiling_value");
+    res.intensity = r.measure("intensity");
     res.roof = roof_from_name(r, "roof");
     if (res.family.empty() || res.variant.empty()) r.fail(item_path("results", i), "family and variant must not be empty");
     // The words of a key name the report's files too (ladder-FAMILY.svg): never a path.
@@ -159,10 +167,10 @@ Report read_report_json(std::string_view text, const std::string& name) {
     o.gate.kind = kind == "min_ratio" ? GateKind::min_ratio : GateKind::order;
     o.gate.a = g.text("a");
     o.gate.b = g.text("b");
-    o.gate.threshold = g.number("threshold");
+    o.gate.threshold = g.measure("threshold");
     o.gate.section = g.text("section");
     o.status = status_from_name(g, "status");
-    o.measured = g.number("measured");
+    o.measured = g.measure("measured");
     o.remeasures = g.integer("remeasures");
     o.message = g.text("message");
     if (g.text("name") != o.gate.name()) g.fail(g.at("name"), "'" + g.text("name") + "' does not match a and b");

@@ -110,9 +110,10 @@ std::vector<TsvRow> parse_bench_tsv(std::string_view text, const std::string& na
   std::size_t line_no = 0;
   for (std::size_t start = 0; start < text.size();) {
     const std::size_t newline = text.find('\n', start);
-    const std::string_view line =
+    std::string_view line =
         text.substr(start, newline == std::string_view::npos ? std::string_view::npos : newline - start);
     start = newline == std::string_view::npos ? text.size() : newline + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // a file saved with Windows line ends
     ++line_no;
     if (blank(line) || line.front() == '#') continue;
     const std::vector<std::string_view> f = split_tabs(line);
@@ -127,6 +128,13 @@ std::vector<TsvRow> parse_bench_tsv(std::string_view text, const std::string& na
                number_or_null(f[5], "max_ms", at)};
     if (row.median_ms && !(*row.median_ms > 0))
       throw TsvFileError(at + "median time " + std::string(f[3]) + " is not positive");
+    // The noise is read from the spread between min and max: a row whose times are out of order
+    // (a hand-edited or corrupted file) would make it negative and hide any change.
+    if (row.min_ms && row.max_ms && !(*row.min_ms <= *row.max_ms))
+      throw TsvFileError(at + "min_ms " + std::string(f[4]) + " is above max_ms " + std::string(f[5]));
+    if (row.median_ms && row.min_ms && row.max_ms && !(*row.min_ms <= *row.median_ms && *row.median_ms <= *row.max_ms))
+      throw TsvFileError(at + "median_ms " + std::string(f[3]) + " is outside min_ms " + std::string(f[4]) + " .. max_ms " +
+                         std::string(f[5]));
     rows.push_back(std::move(row));
   }
   return rows;

@@ -1,8 +1,9 @@
 // Fuzz target: the reader of the bench's JSON report (`kernel-lab report`, the HTML report and
 // merged reports start from it) and the charts drawn from what it reads. Any text must parse
-// into a report or be refused with a JsonError naming the file; a report must then render
-// (HTML, every SVG) with one roofline point per result that has an intensity and a rate.
-// Anything else (a crash, another exception, a hang, unbounded memory) is a finding.
+// into a report (no measurement negative) or be refused with a JsonError naming the file; a
+// report must then render (HTML, every SVG) with one roofline point per result that has an
+// intensity and a rate. Anything else (a crash, another exception, a hang, unbounded memory) is a
+// finding.
 #include "fuzz_input.hpp"
 
 #include "core/charts.hpp"
@@ -30,6 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       kl::fuzz::finding(std::string("a refusal that names no file: ") + e.what());
     return 0;
   }
+  for (const kl::bench::Result& r : report.results)
+    for (const double x : {r.value, r.median_ms, r.min_ms, r.max_ms, r.ceiling_value, r.intensity})
+      if (x < 0) kl::fuzz::finding("result " + r.key() + " accepted with a negative measurement");
   const std::string roofline = kl::bench::roofline_svg(report);
   if (roofline.rfind("<svg ", 0) != 0 || roofline.find("</svg>") == std::string::npos)
     kl::fuzz::finding("a roofline chart that is not one svg element");

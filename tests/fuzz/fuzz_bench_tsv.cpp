@@ -1,9 +1,10 @@
 // Fuzz target: the reader of `bench --tsv` files and the comparison `kernel-lab compare` (and so
 // ci/perf-compare.sh) builds on them. The input is two files, base and head, split at the first
-// form feed. Each must parse or be refused with a TsvFileError naming its file and line; two
-// parsed files must compare into rows that keep the rule's own invariants, and render, or be
-// refused exactly when a side has no rows (it would pass as no regression). Anything else (a
-// crash, another exception, a hang) is a finding.
+// form feed. Each must parse or be refused with a TsvFileError naming its file and line (a row
+// accepted has a positive median and its times in order); two parsed files must compare into rows
+// that keep the rule's own invariants, and render, or be refused exactly when a side has no rows
+// (it would pass as no regression). Anything else (a crash, another exception, a hang) is a
+// finding.
 #include "fuzz_input.hpp"
 
 #include "core/run_compare.hpp"
@@ -26,6 +27,10 @@ bool parse_side(std::string_view text, const std::string& name, std::vector<kl::
   for (const kl::bench::TsvRow& r : rows)
     if (r.median_ms && !(*r.median_ms > 0 && std::isfinite(*r.median_ms)))
       kl::fuzz::finding("a row accepted with median time " + std::to_string(*r.median_ms));
+    else if (r.median_ms && r.min_ms && r.max_ms && !(*r.min_ms <= *r.median_ms && *r.median_ms <= *r.max_ms))
+      kl::fuzz::finding("a row accepted with its times out of order (min <= median <= max)");
+    else if (r.min_ms && r.max_ms && !(*r.min_ms <= *r.max_ms))
+      kl::fuzz::finding("a row accepted with min_ms above max_ms");
   return true;
 }
 

@@ -43,6 +43,10 @@ TEST(BenchCompareTsv, ReadsWhatTheBenchWrites) {
   EXPECT_FALSE(rows[1].median_ms.has_value());
   EXPECT_DOUBLE_EQ(*rows[2].value, 3000);
   EXPECT_DOUBLE_EQ(*rows[2].median_ms, 0.5);
+  // Windows line ends read as the same file ("max_ms must be a number, got '1'" otherwise).
+  const auto crlf = parse_bench_tsv("variant\tmetric\tvalue\tmedian_ms\tmin_ms\tmax_ms\r\nadd\tGB/s\t1\t1\t1\t1\r\n", "run.tsv");
+  ASSERT_EQ(crlf.size(), 1u);
+  EXPECT_DOUBLE_EQ(*crlf[0].max_ms, 1);
 }
 
 TEST(BenchCompareTsv, RefusesEveryMalformedLineNamingItsLine) {
@@ -54,6 +58,10 @@ TEST(BenchCompareTsv, RefusesEveryMalformedLineNamingItsLine) {
   EXPECT_EQ(parse_error("a\tGB/s\t1\t0\t0\t0\n"), "run.tsv:1: median time 0 is not positive");
   EXPECT_EQ(parse_error("a\tGB/s\t1\t-2\t1\t1\n"), "run.tsv:1: median time -2 is not positive");
   EXPECT_EQ(parse_error("a\tGB/s\t1\t1e999\t1\t1\n"), "run.tsv:1: median_ms '1e999' is out of range");
+  // Times out of order would make the noise (the spread from min to max) negative.
+  EXPECT_EQ(parse_error("a\tGB/s\t1\t2\t2.5\t2.1\n"), "run.tsv:1: min_ms 2.5 is above max_ms 2.1");
+  EXPECT_EQ(parse_error("a\tGB/s\t1\t3\t1\t2\n"), "run.tsv:1: median_ms 3 is outside min_ms 1 .. max_ms 2");
+  EXPECT_EQ(parse_error("a\tGB/s\t1\t0.5\t1\t2\n"), "run.tsv:1: median_ms 0.5 is outside min_ms 1 .. max_ms 2");
   EXPECT_EQ(parse_error("\tGB/s\t1\t1\t1\t1\n"), "run.tsv:1: the variant and the metric must not be empty");
   // Only the file's first line may be the header; the bench never writes inf, nan or hex.
   EXPECT_NE(parse_error("a\tGB/s\t1\t1\t1\t1\nvariant\tmetric\tvalue\tmedian_ms\tmin_ms\tmax_ms\n"), "accepted");

@@ -112,7 +112,12 @@ TEST(BenchReportJson, NamesTheMissingOrMistypedField) {
   EXPECT_EQ(report_error(fixture_with("\"status\": \"pass\"", "\"status\": \"ok\"")),
             "r.json: gates[0].status: unknown gate status 'ok'");
   EXPECT_EQ(report_error(fixture_with("\"reps\": 20", "\"reps\": 20, \"runs_ms\": [1.5, \"x\"]")),
-            "r.json: results[0].runs_ms[1]: expected a number");
+            "r.json: results[0].runs_ms[1]: expected a number >= 0");
+  // Times, rates and peaks are never negative: a negative one is a corrupted file, not a result.
+  EXPECT_EQ(report_error(fixture_with("\"value\": 1.9,", "\"value\": -1.9,")),
+            "r.json: results[0].value: expected a number >= 0 or null, got -1.9");
+  EXPECT_EQ(report_error(fixture_with("\"reps\": 20", "\"reps\": 20, \"runs_ms\": [1.5, -2]")),
+            "r.json: results[0].runs_ms[1]: expected a number >= 0");
   EXPECT_EQ(report_error("[]"), "r.json: : expected an object");
 }
 
