@@ -22,11 +22,16 @@ namespace fs = std::filesystem;
 // What regenerates docs/LESSONS.md; written into its header.
 constexpr const char* regenerate = "cmake --build --preset gpu --target lessons";
 
+// Where the document's charts go: lessons/ beside it.
+std::string charts_dir_of(const std::string& path) {
+  const fs::path doc(path);
+  return ((doc.has_parent_path() ? doc.parent_path() : fs::path(".")) / "lessons").string();
+}
+
 // The document, then its charts as SVG files in lessons/ beside it.
 void write_lessons(const std::string& path, const bench::Report& report, const std::vector<Gate>& gates) {
-  const fs::path doc(path);
   const auto charts = bench::report_charts(report);
-  cli::write_charts(((doc.has_parent_path() ? doc.parent_path() : fs::path(".")) / "lessons").string(), charts);
+  cli::write_charts(charts_dir_of(path), charts);
   cli::write_file(path, lessons_markdown(seed_claims(), report.results, report.roofline, gates, report.gpu,
                                          report.arch, regenerate) +
                             bench::charts_markdown(charts, "lessons"));
@@ -38,6 +43,11 @@ int cmd_lessons(const cli::ParsedArgs& args, std::ostream& out) {
     throw cli::UsageError("'lessons' needs --gates FILE: LESSONS.md names the gate that holds each claim");
   if (!args.has("out")) throw cli::UsageError("'lessons' needs --out FILE: where LESSONS.md is written");
   cli::require_writable(args, {"out"});
+  // Checked before anything is read or written: the charts would fail only after the reports.
+  if (std::error_code error; fs::exists(charts_dir_of(args.text("out", "")), error) &&
+                             !fs::is_directory(charts_dir_of(args.text("out", "")), error))
+    throw cli::UsageError("--out: the charts go into '" + charts_dir_of(args.text("out", "")) +
+                          "' beside the document, and that is a file, not a directory");
   const bench::GatesFile gates_file = bench::load_gates(args.text("gates", ""));
   // A malformed file, or files that do not make one run: std::invalid_argument, exit 2.
   std::vector<bench::Report> reports;

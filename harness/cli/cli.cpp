@@ -252,11 +252,13 @@ namespace {
 
 int run_command(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   try {
-    if (argv.empty() || argv[0] == "--help" || argv[0] == "-h") {
-      (argv.empty() ? err : out) << usage();
-      return argv.empty() ? 2 : 0;
+    if (argv.empty()) return err << usage(), 2;
+    if (argv[0] == "--help" || argv[0] == "-h" || argv[0] == "--version") {
+      // Alone: `kernel-lab --version extra` is a mistake, not a request for the version.
+      if (argv.size() > 1) throw UsageError(argv[0] + " takes nothing after it, got '" + argv[1] + "'");
+      if (argv[0] == "--version") return out << version_line() << "\n", 0;
+      return out << usage(), 0;
     }
-    if (argv[0] == "--version") return out << version_line() << "\n", 0;
     const ParsedArgs args = parse(argv, command_specs());
     if (args.help) return out << command_usage(args.command), 0;
     if (args.command == "help") return out << (args.positionals.empty() ? usage() : command_usage(args.positionals[0])), 0;

@@ -36,6 +36,11 @@ std::optional<std::string> find_compute_sanitizer() {
 }
 
 std::string missing_sanitizer_message() {
+  // The user named one: say that it is that one which is wrong, not that none was found.
+  if (const char* env = std::getenv("KL_COMPUTE_SANITIZER"); env && *env)
+    return std::string("KL_COMPUTE_SANITIZER is set to '") + env +
+           "', which is not an executable file: set it to the path of compute-sanitizer, or unset it to search $PATH "
+           "and " + KL_CUDA_BIN_DIR + ".";
   return std::string("compute-sanitizer not found (looked at $KL_COMPUTE_SANITIZER, every directory on $PATH and ") +
          KL_CUDA_BIN_DIR + "): the sanitizer tier cannot run. Install the CUDA toolkit's compute-sanitizer "
          "or set KL_COMPUTE_SANITIZER=/path/to/compute-sanitizer.";

@@ -6,6 +6,7 @@
 #include "report_output.hpp"
 #include "run_support.hpp"
 #include "sanitizer.hpp"
+#include "scoped_env.hpp"
 
 #include "kl/registry.hpp"
 
@@ -290,6 +291,17 @@ Captured under_tool(int tool_exit, int status, const std::string& run_lines, con
 
 }  // namespace
 
+// A KL_COMPUTE_SANITIZER that names no program (here a directory) is named in the refusal, exit 2:
+// "not found (looked at $KL_COMPUTE_SANITIZER, ...)" would send the user looking on $PATH.
+TEST(CliSanitize, AKlComputeSanitizerThatIsNoProgramIsNamed) {
+  const std::string dir = testing::TempDir();
+  const kl::test::ScopedEnv env("KL_COMPUTE_SANITIZER", dir.c_str());
+  const Outcome o = run({"sanitize", "--tool", "memcheck", "--", "true"});
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("KL_COMPUTE_SANITIZER is set to '" + dir + "', which is not an executable file"), std::string::npos)
+      << o.err;
+}
+
 TEST(CliExpect, FixIsProvenOnlyByAPassingRunTheToolFoundClean) {
   const kl::cli::Judgement ok = kl::cli::judge_finding(fix_check, under_tool(0, 0, "check: PASS (...)\n"));
   EXPECT_EQ(ok.exit_code, 0) << ok.message;
@@ -493,6 +505,10 @@ TEST(CliHelp, VersionNamesTheCommit) {
   EXPECT_EQ(o.code, 0);
   EXPECT_TRUE(kl::test::full_match(o.out, R"(kernel-lab \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)\n)"))
       << o.out;
+  // Alone: anything after --version, --help or -h is refused, not ignored.
+  expect_usage_error({"--version", "extra"}, "--version takes nothing after it, got 'extra'");
+  expect_usage_error({"--help", "run"}, "--help takes nothing after it, got 'run'");
+  expect_usage_error({"-h", "-x"}, "-h takes nothing after it, got '-x'");
 }
 
 // `kernel-lab gates FILE` refuses a gate naming a result no bench case produces (exit 2, the line

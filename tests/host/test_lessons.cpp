@@ -223,4 +223,15 @@ TEST(LessonsCommand, RefusesWithoutGatesOutputOrReport) {
   EXPECT_EQ(lessons_command({"--gates", "g.conf", "--out", "x.md"}, out, err), 2);
   EXPECT_NE(err.find("the JSON a bench wrote"), std::string::npos) << err;
   EXPECT_FALSE(fs::exists("x.md"));
+  // The charts' directory beside the document is a file: refused before anything is written.
+  const fs::path dir = fs::path(testing::TempDir()) / "kl_lessons_charts_file";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "lessons") << "not a directory";
+  const std::string doc = (dir / "LESSONS.md").string();
+  EXPECT_EQ(lessons_command({"--gates", "g.conf", "--out", doc, report}, out, err), 2);
+  EXPECT_NE(err.find("--out: the charts go into '" + (dir / "lessons").string() + "' beside the document, and that is a file"),
+            std::string::npos)
+      << err;
+  EXPECT_FALSE(fs::exists(doc));
 }
