@@ -50,7 +50,7 @@ install(FILES
   harness/include/kl/device_facts.hpp harness/include/kl/error_bounds.hpp harness/include/kl/geometry.hpp
   harness/include/kl/grid.hpp harness/include/kl/guarded_buffer.hpp harness/include/kl/host_parallel.hpp
   harness/include/kl/perturb.hpp harness/include/kl/perturb.cuh harness/include/kl/perturb_points.cuh
-  harness/include/kl/registry.hpp harness/include/kl/test_env.hpp
+  harness/include/kl/registry.hpp harness/include/kl/scoped_setting.hpp harness/include/kl/test_env.hpp
   harness/include/kl/timing.hpp harness/include/kl/watchdog.hpp harness/include/kl/watchdog.cuh
   harness/include/kl/watchdog_view.hpp
   DESTINATION ${KL_INSTALL_INCLUDEDIR}/kl)

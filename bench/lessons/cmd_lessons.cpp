@@ -22,19 +22,23 @@ namespace fs = std::filesystem;
 // What regenerates docs/LESSONS.md; written into its header.
 constexpr const char* regenerate = "cmake --build --preset gpu --target lessons";
 
-// Where the document's charts go: lessons/ beside it.
+// The directory beside the document that holds its charts, as the document links them.
+constexpr const char* charts_folder = "lessons";
+
+// Where the document's charts go: charts_folder beside it.
 std::string charts_dir_of(const std::string& path) {
   const fs::path doc(path);
-  return ((doc.has_parent_path() ? doc.parent_path() : fs::path(".")) / "lessons").string();
+  return ((doc.has_parent_path() ? doc.parent_path() : fs::path(".")) / charts_folder).string();
 }
 
-// The document, then its charts as SVG files in lessons/ beside it.
-void write_lessons(const std::string& path, const bench::Report& report, const std::vector<Gate>& gates) {
+// The document, then its charts as SVG files in `charts_dir`.
+void write_lessons(const std::string& path, const std::string& charts_dir, const bench::Report& report,
+                   const std::vector<Gate>& gates) {
   const auto charts = bench::report_charts(report);
-  cli::write_charts(charts_dir_of(path), charts);
+  cli::write_charts(charts_dir, charts);
   cli::write_file(path, lessons_markdown(seed_claims(), report.results, report.roofline, gates, report.gpu,
                                          report.arch, regenerate) +
-                            bench::charts_markdown(charts, "lessons"));
+                            bench::charts_markdown(charts, charts_folder));
 }
 
 int cmd_lessons(const cli::ParsedArgs& args, std::ostream& out) {
@@ -43,19 +47,18 @@ int cmd_lessons(const cli::ParsedArgs& args, std::ostream& out) {
     throw cli::UsageError("'lessons' needs --gates FILE: LESSONS.md names the gate that holds each claim");
   if (!args.has("out")) throw cli::UsageError("'lessons' needs --out FILE: where LESSONS.md is written");
   cli::require_writable(args, {"out"});
+  const std::string path = args.text("out", "");
+  const std::string charts_dir = charts_dir_of(path);
   // Checked before anything is read or written: the charts would fail only after the reports.
-  if (std::error_code error; fs::exists(charts_dir_of(args.text("out", "")), error) &&
-                             !fs::is_directory(charts_dir_of(args.text("out", "")), error))
-    throw cli::UsageError("--out: the charts go into '" + charts_dir_of(args.text("out", "")) +
-                          "' beside the document, and that is a file, not a directory");
+  if (std::error_code error; fs::exists(charts_dir, error) && !fs::is_directory(charts_dir, error))
+    throw cli::UsageError("--out: the charts go into '" + charts_dir + "' beside the document, and that is a file, not a directory");
   const bench::GatesFile gates_file = bench::load_gates(args.text("gates", ""));
   // A malformed file, or files that do not make one run: std::invalid_argument, exit 2.
   std::vector<bench::Report> reports;
-  for (const std::string& path : args.positionals) reports.push_back(bench::load_report_json(path));
+  for (const std::string& report_path : args.positionals) reports.push_back(bench::load_report_json(report_path));
   const bench::Report report = bench::merge_reports(reports);
   const std::vector<Gate> gates = bench::gates_for_device(gates_file, report.arch, report.gpu);
-  const std::string path = args.text("out", "");
-  write_lessons(path, report, gates);
+  write_lessons(path, charts_dir, report, gates);
 
   std::size_t measured = 0;
   for (const SeedClaim& claim : seed_claims())

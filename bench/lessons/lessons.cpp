@@ -164,7 +164,7 @@ void memory_bound_section(std::ostream& o, const std::vector<Result>& results) {
     << "Each rung beside the seed rung it speeds up (16-byte vector loads and stores with the unaligned head and "
        "tail done one by one, several loads in flight per thread). The reductions pay one launch at any n: "
        "`vectorized_single_launch` with warp shuffles and a last-block-done finish (the same float sum on every "
-       "run), `bulk_copy_ring` with 16 KiB bulk copies (cp.async.bulk) through a shared-memory ring and one "
+       "run), `bulk_copy_ring` with 32 KiB bulk copies (cp.async.bulk) through a shared-memory ring and one "
        "atomicAdd per block onto an output its block 0 zeroes in the same launch. A reduction is read against CUB's sum of the same "
        "dtype and n; elementwise kernels against the device-to-device copy; the vectorised fill against "
        "cudaMemset of the same bytes (the seeds' write-only kernels stay read against the copy). `.n64k` is "

@@ -253,11 +253,15 @@ namespace {
 int run_command(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   try {
     if (argv.empty()) return err << usage(), 2;
-    if (argv[0] == "--help" || argv[0] == "-h" || argv[0] == "--version") {
-      // Alone: `kernel-lab --version extra` is a mistake, not a request for the version.
-      if (argv.size() > 1) throw UsageError(argv[0] + " takes nothing after it, got '" + argv[1] + "'");
-      if (argv[0] == "--version") return out << version_line() << "\n", 0;
-      return out << usage(), 0;
+    // `--version extra` is a mistake, not a request for the version; `--help CMD` is `help CMD`.
+    if (argv[0] == "--version") {
+      if (argv.size() > 1) throw UsageError("--version takes nothing after it, got '" + argv[1] + "'");
+      return out << version_line() << "\n", 0;
+    }
+    if (argv[0] == "--help" || argv[0] == "-h") {
+      if (argv.size() > 2)
+        throw UsageError(argv[0] + " takes at most a command after it (" + argv[0] + " CMD is help CMD), got '" + argv[2] + "'");
+      return out << (argv.size() == 1 ? usage() : command_usage(argv[1])), 0;
     }
     const ParsedArgs args = parse(argv, command_specs());
     if (args.help) return out << command_usage(args.command), 0;

@@ -19,11 +19,15 @@ namespace {
 bool executable(const std::filesystem::path& p) {
   return !p.empty() && std::filesystem::is_regular_file(p) && ::access(p.c_str(), X_OK) == 0;
 }
+// The compute-sanitizer the user named, if any: KL_COMPUTE_SANITIZER, set and not empty.
+const char* named_sanitizer() {
+  const char* env = std::getenv("KL_COMPUTE_SANITIZER");
+  return env && *env ? env : nullptr;
+}
 }  // namespace
 
 std::optional<std::string> find_compute_sanitizer() {
-  if (const char* env = std::getenv("KL_COMPUTE_SANITIZER"); env && *env)
-    return executable(env) ? std::optional<std::string>(env) : std::nullopt;
+  if (const char* named = named_sanitizer()) return executable(named) ? std::optional<std::string>(named) : std::nullopt;
   if (const char* path = std::getenv("PATH")) {
     std::stringstream dirs(path);
     for (std::string dir; std::getline(dirs, dir, ':');)
@@ -37,8 +41,8 @@ std::optional<std::string> find_compute_sanitizer() {
 
 std::string missing_sanitizer_message() {
   // The user named one: say that it is that one which is wrong, not that none was found.
-  if (const char* env = std::getenv("KL_COMPUTE_SANITIZER"); env && *env)
-    return std::string("KL_COMPUTE_SANITIZER is set to '") + env +
+  if (const char* named = named_sanitizer())
+    return std::string("KL_COMPUTE_SANITIZER is set to '") + named +
            "', which is not an executable file: set it to the path of compute-sanitizer, or unset it to search $PATH "
            "and " + KL_CUDA_BIN_DIR + ".";
   return std::string("compute-sanitizer not found (looked at $KL_COMPUTE_SANITIZER, every directory on $PATH and ") +

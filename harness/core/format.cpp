@@ -1,4 +1,5 @@
 #include "format.hpp"
+#include "result.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -54,6 +55,20 @@ std::string json_number(double value) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", value);
   return buf;
+}
+
+std::string times_problem(double median_ms, double min_ms, double max_ms) {
+  const struct {
+    const char* name;
+    double ms;
+  } times[] = {{"median_ms", median_ms}, {"min_ms", min_ms}, {"max_ms", max_ms}};
+  for (const auto& t : times)
+    if (t.ms < 0) return std::string(t.name) + " " + json_number(t.ms) + " is negative";
+  if (min_ms > max_ms) return "min_ms " + json_number(min_ms) + " is above max_ms " + json_number(max_ms);
+  if (median_ms < min_ms || median_ms > max_ms)  // false where any is NaN
+    return "median_ms " + json_number(median_ms) + " is outside min_ms " + json_number(min_ms) + " .. max_ms " +
+           json_number(max_ms);
+  return "";
 }
 
 }  // namespace kl::bench

@@ -147,6 +147,8 @@ Report read_report_json(std::string_view text, const std::string& name) {
     res.intensity = r.measure("intensity");
     res.roof = roof_from_name(r, "roof");
     if (res.family.empty() || res.variant.empty()) r.fail(item_path("results", i), "family and variant must not be empty");
+    if (const std::string problem = times_problem(res.median_ms, res.min_ms, res.max_ms); !problem.empty())
+      r.fail(item_path("results", i), problem);
     // The words of a key name the report's files too (ladder-FAMILY.svg): never a path.
     for (const auto& [field, word] : {std::pair{"family", res.family}, {"variant", res.variant}, {"dtype", res.dtype}, {"sweep", res.sweep}})
       if (!word.empty() && !is_key_word(word))

@@ -54,4 +54,11 @@ struct Result {
   double ratio() const { return ceiling_value > 0 ? value / ceiling_value : 0; }
 };
 
+// What a result's times must be to be a measurement, for every reader of them (the bench's JSON
+// report and its TSV) and their fuzz targets: each one present (not NaN: null, absent) is >= 0,
+// and min <= median <= max where all three are. "" when they are, else the rule broken with the
+// values (a hand-edited or corrupted file: the bench writes the median of runs it took the min and
+// max of).
+std::string times_problem(double median_ms, double min_ms, double max_ms);
+
 }  // namespace kl::bench

@@ -1,6 +1,7 @@
 #include "run_compare.hpp"
 
 #include "input_file.hpp"
+#include "result.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <system_error>
 #include <utility>
@@ -128,13 +131,10 @@ std::vector<TsvRow> parse_bench_tsv(std::string_view text, const std::string& na
                number_or_null(f[5], "max_ms", at)};
     if (row.median_ms && !(*row.median_ms > 0))
       throw TsvFileError(at + "median time " + std::string(f[3]) + " is not positive");
-    // The noise is read from the spread between min and max: a row whose times are out of order
-    // (a hand-edited or corrupted file) would make it negative and hide any change.
-    if (row.min_ms && row.max_ms && !(*row.min_ms <= *row.max_ms))
-      throw TsvFileError(at + "min_ms " + std::string(f[4]) + " is above max_ms " + std::string(f[5]));
-    if (row.median_ms && row.min_ms && row.max_ms && !(*row.min_ms <= *row.median_ms && *row.median_ms <= *row.max_ms))
-      throw TsvFileError(at + "median_ms " + std::string(f[3]) + " is outside min_ms " + std::string(f[4]) + " .. max_ms " +
-                         std::string(f[5]));
+    // Refused as a corrupted file; compare itself reads the medians only.
+    const auto ms = [](const std::optional<double>& t) { return t.value_or(std::numeric_limits<double>::quiet_NaN()); };
+    if (const std::string problem = times_problem(ms(row.median_ms), ms(row.min_ms), ms(row.max_ms)); !problem.empty())
+      throw TsvFileError(at + problem);
     rows.push_back(std::move(row));
   }
   return rows;

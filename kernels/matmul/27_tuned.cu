@@ -131,10 +131,12 @@ std::string tuning_file_text() { return tuning_text; }
 
 std::string tuned_config_in_use(const Shape& shape) { return in_use(shape).name; }
 
-void use_tuned_config(const std::string& config) {
+std::string use_tuned_config(std::string config) {
   const Candidate* c = config.empty() ? nullptr : &find(config);
   const std::lock_guard<std::mutex> lock(mutex);
+  const std::string before = forced ? forced->name : "";
   forced = c;
+  return before;
 }
 
 void launch_tuned(const Args& args, cudaStream_t stream) {

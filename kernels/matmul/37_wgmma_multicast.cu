@@ -148,7 +148,7 @@ const void* kernel_of() {
 }
 
 // Clusters of two that can be resident at once with this shared memory (asked once a kernel), at
-// most persistent_grid_cap() / 2 where a test set a cap.
+// most half a test's cap on the grid (capped_persistent_grid), at least one.
 template <Release release>
 int resident_clusters() {
   static const int clusters = [] {
@@ -164,8 +164,7 @@ int resident_clusters() {
                                std::to_string(staged_smem_bytes) + " bytes of shared memory fits on this GPU");
     return count;
   }();
-  const int cap = persistent_grid_cap();
-  return cap > 0 ? std::max(1, std::min(clusters, cap / cluster_blocks)) : clusters;
+  return std::max(1, capped_persistent_grid(clusters * cluster_blocks) / cluster_blocks);
 }
 
 // C's pairs of tiles and the k-steps of each.
@@ -211,7 +210,7 @@ void launch_multicast(const Args& args, cudaStream_t stream) {
 }  // namespace
 
 bool wgmma_multicast_runs_clusters(const Shape& s) { return runs_clusters<Release::both_blocks>(s); }
-void use_clusters_on_every_whole_tile_plan(bool everywhere) { clusters_everywhere.store(everywhere); }
+bool use_clusters_on_every_whole_tile_plan(bool everywhere) { return clusters_everywhere.exchange(everywhere); }
 
 std::string wgmma_multicast_unavailable() {
   static const std::string reason = sm90a_unavailable(kernel_of<Release::both_blocks>());

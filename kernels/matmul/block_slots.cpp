@@ -1,12 +1,14 @@
 // How many blocks of a kernel the current GPU holds at once, for the rungs that plan their grids
 // by it (28: split-K, 29: stream-K). Asked once per device and kernel: the occupancy query is not
-// free, and the launch path of a timed run must not pay for it again.
+// free, and the launch path of a timed run must not pay for it again. And the cap a test may set
+// on the persistent tensor-core rungs' grids (34 to 37: cap_persistent_grid).
 #include "launchers.hpp"
 
 #include "kl/check.hpp"
 #include "kl/device_facts.hpp"
 #include "kl/matmul.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -34,10 +36,13 @@ namespace {
 std::atomic<int> grid_cap{0};  // cap_persistent_grid's: 0, no cap
 }  // namespace
 
-void cap_persistent_grid(int blocks) {
+int cap_persistent_grid(int blocks) {
   if (blocks < 0) throw std::invalid_argument("cap_persistent_grid: blocks must be >= 0 (0: no cap), got " + std::to_string(blocks));
-  grid_cap.store(blocks);
+  return grid_cap.exchange(blocks);
 }
-int persistent_grid_cap() { return grid_cap.load(); }
+int capped_persistent_grid(int blocks) {
+  const int cap = grid_cap.load();
+  return cap > 0 ? std::min(blocks, cap) : blocks;
+}
 
 }  // namespace kl::matmul

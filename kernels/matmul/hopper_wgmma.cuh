@@ -368,7 +368,7 @@ inline void allow_shared_memory(const void* kernel, int smem_bytes) {
 
 // A persistent kernel's grid: as many blocks as can be resident with `smem_bytes` of dynamic
 // shared memory (asked once per kernel, which is allowed that much first), at most one a tile,
-// and at most persistent_grid_cap() where a test set one.
+// and at most a test's cap (capped_persistent_grid).
 inline unsigned persistent_blocks(const void* kernel, int threads, int smem_bytes, int tiles) {
   static std::map<const void*, int> resident;  // per kernel
   auto it = resident.find(kernel);
@@ -376,8 +376,7 @@ inline unsigned persistent_blocks(const void* kernel, int threads, int smem_byte
     allow_shared_memory(kernel, smem_bytes);
     it = resident.emplace(kernel, co_resident_capacity(kernel, threads, static_cast<std::size_t>(smem_bytes))).first;
   }
-  const int cap = persistent_grid_cap();
-  return static_cast<unsigned>(std::max(1, std::min({tiles, it->second, cap > 0 ? cap : it->second})));
+  return static_cast<unsigned>(std::max(1, std::min(tiles, capped_persistent_grid(it->second))));
 }
 
 // A and B: FP16, boxes 64 halves wide.

@@ -12,9 +12,9 @@ namespace kl::matmul {
 
 inline constexpr int naive_block = 16;  // the seeds' 16x16 blocks
 
-// The cap a test set with cap_persistent_grid (kl/matmul.hpp) on the persistent tensor-core rungs'
-// grids, 0 where none is set (block_slots.cpp).
-int persistent_grid_cap();
+// `blocks`, or the cap a test set with cap_persistent_grid (kl/matmul.hpp) on the persistent
+// tensor-core rungs' grids where that is lower (block_slots.cpp).
+int capped_persistent_grid(int blocks);
 
 void launch_cublas_sgemm(const Args& args, cudaStream_t stream);
 void launch_uncoalesced(const Args& args, cudaStream_t stream);  // stage + staged kernel

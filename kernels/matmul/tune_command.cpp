@@ -83,7 +83,7 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
 
   std::vector<Timed> results;
   for (const std::string& config : matmul::tuned_config_names()) {
-    matmul::use_tuned_config(config);
+    const matmul::TunedConfigForced forced(config);  // the file's choice again after, also on a throw
     Timed t;
     t.config = config;
     const CaseResult r = matmul::run_case(tuned, odd_shape, odd_in);
@@ -99,7 +99,6 @@ int cmd_tune(const ParsedArgs& a, std::ostream& out) {
     }
     results.push_back(t);
   }
-  matmul::use_tuned_config("");
   const matmul::Variant& cublas = matmul::variants().front();
   const double cublas_ms = time(cublas, cublas.info.name);
 

@@ -38,10 +38,12 @@
 #include "kl/grid.hpp"
 #include "kl/mbarrier.cuh"
 #include "kl/perturb.cuh"
+#include "kl/reduction.hpp"
 #include "kl/watchdog.cuh"
 
 #include <cuda/atomic>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -207,11 +209,30 @@ std::int64_t resident_blocks(bool ring, Dtype dtype, int block) {
   return slot.load();
 }
 
+std::atomic<int> ring_grid_cap{0};  // cap_ring_grid's: 0, no cap
+
+// The blocks the ring's grid may have: those resident at once, or fewer where a test capped them.
+std::int64_t ring_blocks(Dtype dtype, int block) {
+  const std::int64_t resident = resident_blocks(true, dtype, block);
+  const int cap = ring_grid_cap.load();
+  return cap > 0 ? std::min<std::int64_t>(resident, cap) : resident;
+}
+
 }  // namespace
 
 plan::Summation bulk_copy_ring_plan(const Shape& shape) {
-  return plan::bulk_copy_ring(shape.n, shape.block, resident_blocks(true, shape.dtype, shape.block),
+  return plan::bulk_copy_ring(shape.n, shape.block, ring_blocks(shape.dtype, shape.block),
                               resident_blocks(false, shape.dtype, shape.block));
+}
+
+bool bulk_copy_ring_streams(const Shape& shape) {
+  return plan::bulk_ring_streams(shape.n, ring_blocks(shape.dtype, shape.block));
+}
+std::int64_t bulk_copy_ring_blocks(const Shape& shape) { return bulk_copy_ring_plan(shape).blocks; }
+
+int cap_ring_grid(int blocks) {
+  if (blocks < 0) throw std::invalid_argument("cap_ring_grid: blocks must be >= 0 (0: no cap), got " + std::to_string(blocks));
+  return ring_grid_cap.exchange(blocks);
 }
 
 std::string bulk_copy_ring_unavailable() {
@@ -266,7 +287,7 @@ template <Finish finish>
 void launch_with_finish(const Args& args, cudaStream_t stream) {
   const unsigned int launch = ++finish_launches;
   const plan::Summation grid = bulk_copy_ring_plan(args.shape);
-  const bool ring = plan::bulk_ring_streams(args.shape.n, resident_blocks(true, args.shape.dtype, args.shape.block));
+  const bool ring = bulk_copy_ring_streams(args.shape);
   const auto blocks = static_cast<unsigned>(grid.blocks);
   const auto n = static_cast<long long>(args.shape.n);
   with_dtype(args, [&](auto in, auto out) {

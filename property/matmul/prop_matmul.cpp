@@ -9,6 +9,7 @@
 #include "kl/error_bounds.hpp"
 #include "kl/guarded_buffer.hpp"
 #include "kl/matmul_oracle.hpp"
+#include "kl/matmul_stream_k.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -233,10 +234,7 @@ KL_PROPERTY(MatmulProperty, EveryTunedCandidateIsExact, ()) {
   const std::string config = *rc::gen::elementOf(tuned_config_names()).as("candidate");
   const Shape shape = draw_shape_for(v);
   require_supported(v, shape);
-  struct Forced {
-    explicit Forced(const std::string& name) { use_tuned_config(name); }
-    ~Forced() { use_tuned_config(""); }
-  } forced(config);
+  const TunedConfigForced forced(config);
   RC_ASSERT(tuned_config_in_use(shape) == config);
   RC_TAG(config);
   require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
@@ -316,17 +314,15 @@ KL_PROPERTY(MatmulProperty, TensorCoreStreamKIsExactWhereItShares, ()) {
 
 // Rung 37's clusters on every shape the matmul generator draws (its sides' tile edges, off the
 // tile, k up to 512; 64 under a sanitizer): by its rule the clusters run only where each walks
-// three pairs of tiles or more (about 13 M elements of C), which no property draws, so the rule
-// is set aside for this property (use_clusters_on_every_whole_tile_plan; rung 36's shared plans
-// stay rung 36's, tagged). Exact on small integers, twice the same bits.
+// three pairs of tiles or more (about 13 M elements of C on the whole GPU, drawn only by
+// HopperRungsAreExactOverManyTiles), so the rule is set aside for this property
+// (use_clusters_on_every_whole_tile_plan; rung 36's shared plans stay rung 36's, tagged). Exact
+// on small integers, twice the same bits.
 KL_PROPERTY(MatmulProperty, MulticastClustersAreExactOnEveryShape, ()) {
   const Variant& v = variant("wgmma_multicast");
   const Shape shape = *kl::gen::matmul_shape().as("drawn shape");
   if (!runs_here(v)) return require_refused_here(v, shape);
-  struct ClustersEverywhere {
-    ClustersEverywhere() { use_clusters_on_every_whole_tile_plan(true); }
-    ~ClustersEverywhere() { use_clusters_on_every_whole_tile_plan(false); }
-  } everywhere;
+  const ClustersOnEveryWholeTilePlan everywhere(true);
   RC_TAG(wgmma_multicast_runs_clusters(shape) ? "clusters" : "rung 36's shared plan");
   require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
 }
@@ -336,13 +332,13 @@ KL_PROPERTY(MatmulProperty, MulticastClustersAreExactOnEveryShape, ()) {
 // is reused, rung 36 runs its whole-tile plan and rung 37 its clusters where each walks three
 // pairs of tiles or more; each side off the tile (padded copies for 33-35, TMA's bounds for
 // 36-37). The properties above draw C of at most 4 x 2 tiles; only the bench's fixed shapes
-// walked more. Half the cases run the grid the GPU holds (SMs + 1 to four SMs' worth of 128 x 256
-// tiles), half a grid capped at 1-16 blocks (cap_persistent_grid; rung 37: half as many clusters,
-// at least one) with 1-8 times as many tiles, so blocks walk up to 8 tiles in the one and dozens in
-// the other; 1-24 tile columns, each side short of the tile by 0 to a tile less one, k in 1..320
-// (edges at the 64-deep k-steps). Under a sanitizer, always capped, at 1-4 blocks with up to 3
-// times as many tiles in 1-4 columns, k up to 128: the tools' time grows with C. Exact on small
-// integers, twice the same bits.
+// walked more. C's tiles (128 x 256), rows times 1-24 columns: in half the cases SMs + 1 to four
+// SMs' worth on the grid the GPU holds (up to 4 a block), in the other half cap + 1 to 8 x cap on
+// a grid capped at 1-16 blocks (cap_persistent_grid: up to 8 a block; rung 37 runs half as many
+// clusters, at least one, so up to 12 pairs a cluster). Each side short of the tile by 0 to a tile
+// less one, k in 1..320 (edges at the 64-deep k-steps). Under a sanitizer always capped, at 1-4
+// blocks with cap + 1 to 3 x cap tiles in 1-4 columns and k up to 128: the tools' time grows with
+// C. Exact on small integers, twice the same bits.
 KL_PROPERTY(MatmulProperty, HopperRungsAreExactOverManyTiles, ()) {
   const Variant& v = variant(
       *rc::gen::element<std::string>("wgmma_tma", "wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k", "wgmma_multicast")
@@ -351,18 +347,19 @@ KL_PROPERTY(MatmulProperty, HopperRungsAreExactOverManyTiles, ()) {
   const std::int64_t sms = kl::device_facts().sm_count;
   const bool capped = small || *rc::gen::arbitrary<bool>().as("grid capped");
   const int cap = capped ? *kl::gen::uniform(1, small ? 4 : 16).as("grid cap (blocks)") : 0;
-  const std::int64_t tiles = *(capped ? kl::gen::uniform<std::int64_t>(cap + 1, (small ? 3 : 8) * std::int64_t{cap})
-                                      : kl::gen::uniform<std::int64_t>(sms + 1, 4 * sms))
-                                  .as("tiles");
-  const std::int64_t columns = *kl::gen::uniform<std::int64_t>(1, std::min<std::int64_t>(small ? 4 : 24, tiles)).as("tile columns");
-  const std::int64_t rows = (tiles + columns - 1) / columns;
+  // The tiles' count in [least, most]: columns first, then the rows that keep it there (some
+  // always do: a multiple of any column count up to `most` lies in the range).
+  const std::int64_t least = capped ? cap + 1 : sms + 1, most = capped ? (small ? 3 : 8) * std::int64_t{cap} : 4 * sms;
+  const std::int64_t columns = *kl::gen::uniform<std::int64_t>(1, std::min<std::int64_t>(small ? 4 : 24, most)).as("tile columns");
+  const std::int64_t rows = *kl::gen::uniform<std::int64_t>((least + columns - 1) / columns, most / columns).as("tile rows");
   const std::int64_t most_k = small ? 128 : 320;
   const std::int64_t k = *rc::gen::weightedOneOf<std::int64_t>({
                               {1, kl::gen::edge_of(kl::gen::edges_within<std::int64_t>({1, 16, 63, 64, 65, 128, 192, 257, 320}, 1, most_k))},
                               {1, kl::gen::uniform<std::int64_t>(1, most_k)},
                           }).as("k");
-  const Shape shape{128 * rows - *kl::gen::uniform<std::int64_t>(0, 127).as("m short of the tile"),
-                    256 * columns - *kl::gen::uniform<std::int64_t>(0, 255).as("n short of the tile"), k, false};
+  const Shape shape{stream_k::tile_m * rows - *kl::gen::uniform<std::int64_t>(0, stream_k::tile_m - 1).as("m short of the tile"),
+                    stream_k::tile_n * columns - *kl::gen::uniform<std::int64_t>(0, stream_k::tile_n - 1).as("n short of the tile"),
+                    k, false};
   if (!runs_here(v)) return require_refused_here(v, shape);
   const PersistentGridCap grid(cap);
   const std::string grid_tag = capped ? ", grid capped" : ", whole grid";

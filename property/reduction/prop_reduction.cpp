@@ -161,6 +161,38 @@ KL_PROPERTY(ReductionProperty, AllRungsAgree, ()) {
   }
 }
 
+// Rung 10 where it streams through its ring and where the ring wraps: its grid capped at 1-8 blocks
+// (cap_ring_grid; 1-3 under a sanitizer), so that a few dozen 32 KiB chunks make each block take
+// several round its ring of 3 stages: chunks from one more than the blocks to 8 times the blocks (5
+// under a sanitizer), a rest of 0..8191 elements, the input 0-3 elements past a 16-byte boundary,
+// any block the rung takes, either dtype (float data as the tier draws it: exact integers or
+// rounding values within the capped plan's depth bound). Uncapped, the ring needs ~2.2 M elements and
+// wraps past ~6.5 M on an H100: past the normal tier's sizes (2^22) and every sanitizer's (the unit
+// test BulkCopyRing.* runs one ring size under the tools). The cap must reach the plan: the rung
+// streams the shape on exactly the capped grid.
+KL_PROPERTY(ReductionProperty, BulkCopyRingIsExactRoundItsRing, ()) {
+  const Variant& v = variant("bulk_copy_ring");
+  const bool small = kl::sanitizer_small_mode();
+  const int cap = *kl::gen::uniform(1, small ? 3 : 8).as("ring grid cap (blocks)");
+  const std::int64_t chunks = *kl::gen::uniform<std::int64_t>(cap + 1, (small ? 5 : 8) * std::int64_t{cap}).as("whole chunks");
+  const Shape shape{chunks * 8192 + *kl::gen::uniform<std::int64_t>(0, 8191).as("rest"), *block_for(v).as("block"),
+                    *dtype().as("dtype")};
+  const int offset = *rc::gen::inRange(0, 4).as("offset");
+  if (!runs_here(v)) {  // below compute capability 9.0: refused, never run (a discard would give up)
+    RC_ASSERT(kl::does_not_apply(v.unsupported(shape)));
+    RC_TAG("does not apply on this GPU");
+    return;
+  }
+  const RingGridCap capped(cap);
+  RC_ASSERT(bulk_copy_ring_streams(shape));
+  RC_ASSERT(bulk_copy_ring_blocks(shape) == cap);
+  // The input's whole chunks start at its first 16-byte boundary: `chunks` or one fewer.
+  RC_TAG((chunks - 1 + cap - 1) / cap > 3 ? "the ring wraps" : "one lap or less");
+  const Inputs in = make_inputs(shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"), *float_data(shape.n).as("float data"));
+  const CaseResult r = run_case(v, shape, in, oracle(shape.dtype, in), nullptr, offset);
+  if (!r.ok()) RC_FAIL(v.info.id() + " on " + std::to_string(cap) + " blocks at offset " + std::to_string(offset) + ": " + r.describe());
+}
+
 // A block that is not a power of two, or is over 1024, is refused with the rule named.
 KL_PROPERTY(ReductionProperty, BadBlocksAreRejectedWithAClearError, ()) {
   // The rungs with a block rule that run on this GPU: one that does not apply (rung 10 and its

@@ -1,15 +1,18 @@
 // Fuzz target: the reader of the bench's JSON report (`kernel-lab report`, the HTML report and
 // merged reports start from it) and the charts drawn from what it reads. Any text must parse
-// into a report (no measurement negative) or be refused with a JsonError naming the file; a
-// report must then render (HTML, every SVG) with one roofline point per result that has an
-// intensity and a rate. Anything else (a crash, another exception, a hang, unbounded memory) is a
-// finding.
+// into a report (no measurement negative, every result's times a measurement) or be refused with
+// a JsonError naming the file; a report must then render (HTML, every SVG) with one roofline point
+// per result that has an intensity and a rate. Anything else (a crash, another exception, a hang,
+// unbounded memory) is a finding.
 #include "fuzz_input.hpp"
 
 #include "core/charts.hpp"
 #include "core/report_reader.hpp"
+#include "core/result.hpp"
 
+#include <algorithm>
 #include <string_view>
+#include <vector>
 
 namespace {
 
@@ -31,9 +34,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       kl::fuzz::finding(std::string("a refusal that names no file: ") + e.what());
     return 0;
   }
-  for (const kl::bench::Result& r : report.results)
-    for (const double x : {r.value, r.median_ms, r.min_ms, r.max_ms, r.ceiling_value, r.intensity})
-      if (x < 0) kl::fuzz::finding("result " + r.key() + " accepted with a negative measurement");
+  const auto negative = [](const std::vector<double>& xs) {
+    return std::any_of(xs.begin(), xs.end(), [](double x) { return x < 0; });
+  };
+  for (const kl::bench::Result& r : report.results) {
+    if (negative({r.value, r.median_ms, r.min_ms, r.max_ms, r.ceiling_value, r.intensity}) || negative(r.runs_ms))
+      kl::fuzz::finding("result " + r.key() + " accepted with a negative measurement");
+    if (const std::string problem = kl::bench::times_problem(r.median_ms, r.min_ms, r.max_ms); !problem.empty())
+      kl::fuzz::finding("result " + r.key() + " accepted with times that are no measurement: " + problem);
+  }
+  for (const kl::bench::Ceiling& c : report.ceilings)
+    if (negative({c.value}) || negative(c.readings)) kl::fuzz::finding("ceiling " + c.name + " accepted with a negative reading");
+  const kl::bench::Roofline& roof = report.roofline;
+  if (negative({roof.dram_gbps, roof.fp32_tflops, roof.fp16_tensor_tflops, roof.int32_tops}))
+    kl::fuzz::finding("a roofline accepted with a negative peak");
+  for (const kl::bench::GateOutcome& g : report.gates.outcomes)
+    if (negative({g.gate.threshold, g.measured})) kl::fuzz::finding("gate " + g.gate.name() + " accepted with a negative number");
   const std::string roofline = kl::bench::roofline_svg(report);
   if (roofline.rfind("<svg ", 0) != 0 || roofline.find("</svg>") == std::string::npos)
     kl::fuzz::finding("a roofline chart that is not one svg element");

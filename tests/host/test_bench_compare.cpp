@@ -58,7 +58,8 @@ TEST(BenchCompareTsv, RefusesEveryMalformedLineNamingItsLine) {
   EXPECT_EQ(parse_error("a\tGB/s\t1\t0\t0\t0\n"), "run.tsv:1: median time 0 is not positive");
   EXPECT_EQ(parse_error("a\tGB/s\t1\t-2\t1\t1\n"), "run.tsv:1: median time -2 is not positive");
   EXPECT_EQ(parse_error("a\tGB/s\t1\t1e999\t1\t1\n"), "run.tsv:1: median_ms '1e999' is out of range");
-  // Times out of order would make the noise (the spread from min to max) negative.
+  // Times that are no measurement (a corrupted or hand-edited file; compare reads the medians only).
+  EXPECT_EQ(parse_error("a\tGB/s\t1\t1\t-1\t2\n"), "run.tsv:1: min_ms -1 is negative");
   EXPECT_EQ(parse_error("a\tGB/s\t1\t2\t2.5\t2.1\n"), "run.tsv:1: min_ms 2.5 is above max_ms 2.1");
   EXPECT_EQ(parse_error("a\tGB/s\t1\t3\t1\t2\n"), "run.tsv:1: median_ms 3 is outside min_ms 1 .. max_ms 2");
   EXPECT_EQ(parse_error("a\tGB/s\t1\t0.5\t1\t2\n"), "run.tsv:1: median_ms 0.5 is outside min_ms 1 .. max_ms 2");

@@ -118,6 +118,8 @@ TEST(BenchReportJson, NamesTheMissingOrMistypedField) {
             "r.json: results[0].value: expected a number >= 0 or null, got -1.9");
   EXPECT_EQ(report_error(fixture_with("\"reps\": 20", "\"reps\": 20, \"runs_ms\": [1.5, -2]")),
             "r.json: results[0].runs_ms[1]: expected a number >= 0");
+  EXPECT_EQ(report_error(fixture_with("\"min_ms\": 71.61293", "\"min_ms\": 72.5")),
+            "r.json: results[0]: median_ms 72.3363 is outside min_ms 72.5 .. max_ms 73.783");
   EXPECT_EQ(report_error("[]"), "r.json: : expected an object");
 }
 

@@ -505,10 +505,14 @@ TEST(CliHelp, VersionNamesTheCommit) {
   EXPECT_EQ(o.code, 0);
   EXPECT_TRUE(kl::test::full_match(o.out, R"(kernel-lab \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)\n)"))
       << o.out;
-  // Alone: anything after --version, --help or -h is refused, not ignored.
+  // Anything after --version is refused, not ignored; --help CMD (-h CMD) is help CMD, and takes
+  // nothing more.
   expect_usage_error({"--version", "extra"}, "--version takes nothing after it, got 'extra'");
-  expect_usage_error({"--help", "run"}, "--help takes nothing after it, got 'run'");
-  expect_usage_error({"-h", "-x"}, "-h takes nothing after it, got '-x'");
+  const Outcome help_run = run({"--help", "run"});
+  EXPECT_EQ(help_run.code, 0) << help_run.err;
+  EXPECT_EQ(help_run.out, run({"help", "run"}).out);
+  expect_usage_error({"-h", "nosuch"}, "unknown command 'nosuch'");
+  expect_usage_error({"-h", "run", "-x"}, "-h takes at most a command after it (-h CMD is help CMD), got '-x'");
 }
 
 // `kernel-lab gates FILE` refuses a gate naming a result no bench case produces (exit 2, the line

@@ -234,4 +234,5 @@ TEST(LessonsCommand, RefusesWithoutGatesOutputOrReport) {
             std::string::npos)
       << err;
   EXPECT_FALSE(fs::exists(doc));
+  fs::remove_all(dir);
 }

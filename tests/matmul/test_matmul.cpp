@@ -330,7 +330,8 @@ TEST(MatmulTensorCores, TheHopperRingsAreExactWhereverTheyWrap) {
 // to the next, and rung 36 takes them whole as well (five k-steps: too few to deal out). The
 // grid the GPU holds (the H100's 132 SMs: 144 tiles), and a grid capped at two blocks
 // (cap_persistent_grid) walking six tiles, three a block, where rung 37 runs one cluster over
-// three pairs; under a sanitizer the capped grid only. One oracle a shape for the rungs (it, not
+// four pairs (C's three tile rows make two pair rows, the last pair's lower tiles below C); under a
+// sanitizer the capped grid only. One oracle a shape for the rungs (it, not
 // the GPU, is the cost).
 TEST(MatmulTensorCores, ThePersistentRingsRunOnAcrossTiles) {
   if (!variant("wgmma_persistent").supports({128, 256, 64}))
@@ -343,7 +344,7 @@ TEST(MatmulTensorCores, ThePersistentRingsRunOnAcrossTiles) {
   {
     const kl::matmul::PersistentGridCap two_blocks(2);
     const Shape six_tiles{3 * 128 - 1, 2 * 256 - 3, 320};
-    ASSERT_TRUE(kl::matmul::wgmma_multicast_runs_clusters(six_tiles)) << "one cluster, three pairs: the clusters run";
+    ASSERT_TRUE(kl::matmul::wgmma_multicast_runs_clusters(six_tiles)) << "one cluster, four pairs: the clusters run";
     expect_exact_on(six_tiles, {"wgmma_persistent", "wgmma_tma_store", "wgmma_stream_k", "wgmma_multicast"},
                     "grid capped at two blocks");
   }
@@ -356,7 +357,8 @@ TEST(MatmulTensorCores, ThePersistentRingsRunOnAcrossTiles) {
 
 // cap_persistent_grid reaches the plans: rung 36 deals k-steps out only where C's tiles are fewer
 // than its blocks, and rung 37 runs its clusters only where each walks three pairs or more; a
-// negative cap is refused.
+// guard restores the cap before it; a negative cap is refused. On 8 blocks rung 36 shares 4 tiles
+// in halves (20 k-steps), small enough for the sanitizers: exact, and the same bits twice.
 TEST(MatmulTensorCores, AGridCapReachesThePlansOfRungs36And37) {
   if (!variant("wgmma_stream_k").supports({128, 256, 64})) GTEST_SKIP() << variant("wgmma_stream_k").unsupported({128, 256, 64});
   const Shape four_tiles{4 * 128, 256, 8192}, three_pairs{6 * 128, 256, 64};
@@ -365,10 +367,14 @@ TEST(MatmulTensorCores, AGridCapReachesThePlansOfRungs36And37) {
   {
     const kl::matmul::PersistentGridCap cap(4);
     EXPECT_FALSE(kl::matmul::wgmma_stream_k_shares_tiles(four_tiles)) << "4 tiles on 4 blocks: whole tiles";
-  }
-  {
-    const kl::matmul::PersistentGridCap cap(8);
-    EXPECT_TRUE(kl::matmul::wgmma_stream_k_shares_tiles(four_tiles)) << "4 tiles on 8 blocks: shared";
+    {
+      const kl::matmul::PersistentGridCap inner(8);
+      EXPECT_TRUE(kl::matmul::wgmma_stream_k_shares_tiles(four_tiles)) << "4 tiles on 8 blocks: shared";
+      const Shape halves{4 * 128 - 3, 256 - 5, 1277};  // 4 tiles, 20 k-steps
+      ASSERT_TRUE(kl::matmul::wgmma_stream_k_shares_tiles(halves));
+      expect_exact_and_reproducible(variant("wgmma_stream_k"), halves, 37, shape_text(halves) + " on 8 blocks");
+    }
+    EXPECT_FALSE(kl::matmul::wgmma_stream_k_shares_tiles(four_tiles)) << "the inner guard restores 4 blocks";
   }
   {
     const kl::matmul::PersistentGridCap cap(2);
@@ -412,13 +418,6 @@ TEST(MatmulTensorCores, TheStreamKRungAddsSharedTilesExactlyAndInOneOrder) {
 // the tile and k off the step; at the rule's own shapes (made from this GPU's SM count so that
 // each cluster walks three pairs or more, asserted) the shared ring runs on across each cluster's
 // pairs. Small integers: bit-exact; random data: within the bound, every element.
-struct ClustersOnEveryWholeTilePlan {
-  ClustersOnEveryWholeTilePlan() { kl::matmul::use_clusters_on_every_whole_tile_plan(true); }
-  ~ClustersOnEveryWholeTilePlan() { kl::matmul::use_clusters_on_every_whole_tile_plan(false); }
-  ClustersOnEveryWholeTilePlan(const ClustersOnEveryWholeTilePlan&) = delete;
-  ClustersOnEveryWholeTilePlan& operator=(const ClustersOnEveryWholeTilePlan&) = delete;
-};
-
 void expect_cluster_rung_exact(const Variant& v, const Shape& shape) {
   const std::string where = shape_text(shape);
   ASSERT_TRUE(kl::matmul::wgmma_multicast_runs_clusters(shape)) << where << ": rung 37 must run its clusters here";
@@ -433,7 +432,7 @@ TEST(MatmulTensorCores, TheClusterRungIsExactWherePairsOverhangC) {
   const Variant& v = variant("wgmma_multicast");
   if (!v.supports({128, 256, 64})) GTEST_SKIP() << v.unsupported({128, 256, 64});
   {
-    const ClustersOnEveryWholeTilePlan forced;
+    const ClustersOnEveryWholeTilePlan forced(true);
     const std::vector<Shape> small = kl::sanitizer_small_mode()
                                          ? std::vector<Shape>{{129, 257, 65}, {128, 512, 256}}
                                          : std::vector<Shape>{{1, 1, 1}, {129, 257, 65}, {128, 512, 256}, {300, 700, 200},

@@ -196,6 +196,27 @@ TEST(BulkCopyRing, SumsAtEveryStartOffsetChunkEdgeAndRingWrap) {
     }
 }
 
+// cap_ring_grid reaches rung 10's plan: five chunks stream through the ring of a grid capped at two
+// blocks (every block then takes two or three), never through the GPU's whole grid; the cap goes
+// with its guard, and a negative one is refused. The property BulkCopyRingIsExactRoundItsRing sums
+// on capped grids.
+TEST(BulkCopyRing, AGridCapReachesThePlan) {
+  const Variant& v = variant("bulk_copy_ring");
+  if (!runs_here(v)) GTEST_SKIP() << v.unsupported({1, 256, Dtype::i32});
+  const Shape five_chunks{5 * 8192, 256, Dtype::f32};
+  EXPECT_FALSE(bulk_copy_ring_streams(five_chunks)) << "five chunks on the whole GPU: the direct grid";
+  {
+    const RingGridCap two_blocks(2);
+    EXPECT_TRUE(bulk_copy_ring_streams(five_chunks));
+    EXPECT_EQ(bulk_copy_ring_blocks(five_chunks), 2);
+    const Inputs in = make_inputs(five_chunks, 23);
+    const CaseResult r = run_case(v, five_chunks, in, oracle(five_chunks.dtype, in), nullptr, 1);
+    EXPECT_TRUE(r.ok()) << r.describe();
+  }
+  EXPECT_FALSE(bulk_copy_ring_streams(five_chunks)) << "the cap is gone again";
+  EXPECT_THROW(cap_ring_grid(-1), std::invalid_argument);
+}
+
 // No memset before the launch: block 0 zeroes the output and a launch-numbered flag holds every
 // other block's atomicAdd until the zero has landed. The output starts as poison (a NaN) at each
 // of several launches; every sum must be exact on exact-integer data, where one add that landed

@@ -5,6 +5,7 @@
 #include "kl/case_result.hpp"
 #include "kl/matmul_args.hpp"
 #include "kl/registry.hpp"
+#include "kl/scoped_setting.hpp"
 #include "kl/sgemm_stream_k.hpp"
 
 #include <cstdint>
@@ -84,11 +85,13 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& in, cons
 // matmul.tuned (kernels/matmul/27_tuned.cu): the candidate configurations of the register-prefetch SGEMM
 // kernel, the one it runs on a shape (the compiled-in tuning file sgemm_tuning.conf names one per
 // GPU model and class of shapes), and, for `kernel-lab tune`, a process-wide choice of another
-// ("" returns to the file's). Unknown names throw std::invalid_argument.
+// ("" returns to the file's), which returns the choice it replaced. Unknown names throw
+// std::invalid_argument. TunedConfigForced holds a choice for its lifetime.
 std::vector<std::string> tuned_config_names();
 std::string tuned_config_in_use(const Shape& shape);
 std::string tuning_file_text();
-void use_tuned_config(const std::string& config);
+std::string use_tuned_config(std::string config);
+using TunedConfigForced = ScopedSetting<std::string, use_tuned_config>;
 
 // matmul.split_k (kernels/matmul/28_split_k.cu): the tile configurations it runs (the H100's
 // every-shape line of sgemm_tuning.conf, and its [large] line for whole tiles of a large C), and
@@ -107,21 +110,17 @@ bool wgmma_stream_k_shares_tiles(const Shape& shape);
 // matmul.wgmma_multicast (kernels/matmul/37_wgmma_multicast.cu): whether it runs its clusters on a
 // shape on the current GPU (each cluster three pairs of tiles or more), else rung 36's kernel; and,
 // for tests, a process-wide choice to run them wherever rung 36's plan takes whole tiles (so the
-// clusters run at shapes small enough for the sanitizers), false to return to the rule.
+// clusters run at shapes small enough for the sanitizers), false to return to the rule; it returns
+// the choice it replaced, and ClustersOnEveryWholeTilePlan holds one for its lifetime.
 bool wgmma_multicast_runs_clusters(const Shape& shape);
-void use_clusters_on_every_whole_tile_plan(bool everywhere);
+bool use_clusters_on_every_whole_tile_plan(bool everywhere);
+using ClustersOnEveryWholeTilePlan = ScopedSetting<bool, use_clusters_on_every_whole_tile_plan>;
 // For tests: the persistent tensor-core rungs (34 to 37) launch at most `blocks` blocks (rung 37
 // at most blocks / 2 clusters of two, at least one), and rung 36 plans its shares for that many, so
-// that small shapes make each block walk many tiles; 0 returns to what the GPU holds at once.
-void cap_persistent_grid(int blocks);
-// cap_persistent_grid(blocks) while it lives, no cap after.
-class PersistentGridCap {
- public:
-  explicit PersistentGridCap(int blocks) { cap_persistent_grid(blocks); }
-  ~PersistentGridCap() { cap_persistent_grid(0); }
-  PersistentGridCap(const PersistentGridCap&) = delete;
-  PersistentGridCap& operator=(const PersistentGridCap&) = delete;
-};
+// that small shapes make each block walk many tiles; 0 returns to what the GPU holds at once. It
+// returns the cap it replaced; PersistentGridCap holds one for its lifetime.
+int cap_persistent_grid(int blocks);
+using PersistentGridCap = ScopedSetting<int, cap_persistent_grid>;
 
 }  // namespace kl::matmul
 

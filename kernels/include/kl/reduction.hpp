@@ -8,6 +8,7 @@
 #include "kl/case_result.hpp"
 #include "kl/reduction_args.hpp"
 #include "kl/registry.hpp"
+#include "kl/scoped_setting.hpp"
 
 #include <cstdint>
 #include <span>
@@ -91,5 +92,15 @@ CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs);
 // reads 16 bytes at a time and must handle any start.
 CaseResult run_case(const Variant& v, const Shape& shape, const Inputs& inputs, const Oracle& want,
                     double* got = nullptr, int offset = 0);
+
+// reduction.bulk_copy_ring (kernels/reduction/10_bulk_copy_ring.cu): whether its plan streams a
+// shape through its ring on the current GPU (whole 32 KiB chunks outnumbering its blocks), and its
+// grid's blocks. For tests, a process-wide cap on the blocks the ring's grid may have, so that a few
+// chunks make every block go round its ring (0 returns to what the GPU holds at once); it returns
+// the cap it replaced, and RingGridCap holds one for its lifetime.
+bool bulk_copy_ring_streams(const Shape& shape);
+std::int64_t bulk_copy_ring_blocks(const Shape& shape);
+int cap_ring_grid(int blocks);
+using RingGridCap = ScopedSetting<int, cap_ring_grid>;
 
 }  // namespace kl::reduction
