@@ -398,27 +398,6 @@ function(kl_finalize_planted_findings)
   file(WRITE ${PROJECT_BINARY_DIR}/planted_findings.txt "${lines}\n")
 endfunction()
 
-# kl_start_first(<test> <seconds> [<test> <seconds>]...)
-# The long poles of a tier, as measured (seconds): each test's COST, so that CTest, which starts the
-# tests of highest COST first when it has no timings of its own (a fresh tree: CI's), starts them at
-# once instead of in the order they were added, when the tier's wall time would be a pole's own
-# time plus everything that ran before it. Tests of this directory only; one not registered here
-# (a tool left out, the perturb tier off) is passed over.
-function(kl_start_first)
-  set(pairs ${ARGN})
-  list(LENGTH pairs count)
-  math(EXPR odd "${count} % 2")
-  if(odd)
-    message(FATAL_ERROR "kl_start_first: give each test its seconds, got ${ARGN}")
-  endif()
-  while(pairs)
-    list(POP_FRONT pairs name seconds)
-    if(TEST ${name})
-      set_tests_properties(${name} PROPERTIES COST ${seconds})
-    endif()
-  endwhile()
-endfunction()
-
 # kl_add_perf_test(NAME n ARGS ... [TIMEOUT s]): a perf-tier test. It starts through
 # KL_GPU_LAUNCHER and takes a whole GPU alone (kl_gpu_resources WHOLE_GPU, which also makes it
 # RUN_SERIAL), so under ci/gpu.sh's resource spec nothing else runs on the GPU it times.
