@@ -45,9 +45,9 @@ class Fields {
     if (!(d >= 0 && d <= 1e9) || d != std::floor(d)) fail(at(key), "expected a whole number in [0, 10^9]");
     return static_cast<int>(d);
   }
-  // An array of measurements (numbers >= 0); an absent key reads as none (fields reports gained later: readings,
-  // runs_ms).
-  std::vector<double> numbers_if_present(const char* key) const {
+  // An array of measurements (numbers >= 0); an absent key reads as none (fields reports gained
+  // later: readings, runs_ms).
+  std::vector<double> measures_if_present(const char* key) const {
     std::vector<double> values;
     if (object_.find(key) == nullptr) return values;
     const std::vector<JsonValue>& items = array(key);
@@ -121,7 +121,7 @@ Report read_report_json(std::string_view text, const std::string& name) {
     Ceiling read{c.text("name"), c.text("metric"), c.measure("value"), c.text("how")};
     // Reports written before the bench read its references twice have neither.
     if (ceilings[i].find("reference")) read.reference = c.text("reference");
-    read.readings = c.numbers_if_present("readings");
+    read.readings = c.measures_if_present("readings");
     rep.ceilings.push_back(std::move(read));
   }
 
@@ -141,7 +141,7 @@ Report read_report_json(std::string_view text, const std::string& name) {
     res.min_ms = r.measure("min_ms");
     res.max_ms = r.measure("max_ms");
     res.reps = r.integer("reps");
-    res.runs_ms = r.numbers_if_present("runs_ms");  // absent from reports written before 2026-11-27
+    res.runs_ms = r.measures_if_present("runs_ms");  // absent from reports written before 2026-11-27
     res.ceiling = r.text("ceiling");
     res.ceiling_value = r.measure("ceiling_value");
     res.intensity = r.measure("intensity");

@@ -108,6 +108,11 @@ std::string cell(const std::optional<double>& x) { return x ? g4(*x) : "-"; }
 
 }  // namespace
 
+std::string times_problem(const TsvRow& row) {
+  const auto ms = [](const std::optional<double>& t) { return t.value_or(std::numeric_limits<double>::quiet_NaN()); };
+  return times_problem(ms(row.median_ms), ms(row.min_ms), ms(row.max_ms));
+}
+
 std::vector<TsvRow> parse_bench_tsv(std::string_view text, const std::string& name) {
   std::vector<TsvRow> rows;
   std::size_t line_no = 0;
@@ -132,9 +137,7 @@ std::vector<TsvRow> parse_bench_tsv(std::string_view text, const std::string& na
     if (row.median_ms && !(*row.median_ms > 0))
       throw TsvFileError(at + "median time " + std::string(f[3]) + " is not positive");
     // Refused as a corrupted file; compare itself reads the medians only.
-    const auto ms = [](const std::optional<double>& t) { return t.value_or(std::numeric_limits<double>::quiet_NaN()); };
-    if (const std::string problem = times_problem(ms(row.median_ms), ms(row.min_ms), ms(row.max_ms)); !problem.empty())
-      throw TsvFileError(at + problem);
+    if (const std::string problem = times_problem(row); !problem.empty()) throw TsvFileError(at + problem);
     rows.push_back(std::move(row));
   }
   return rows;

@@ -25,9 +25,11 @@ struct TsvRow {
   std::string metric;
   std::optional<double> value, median_ms, min_ms, max_ms;
 };
+// kl::bench::times_problem (result.hpp) of the row's times, a time absent ("null") as none.
+std::string times_problem(const TsvRow& row);
 
 // Every line: six tab-separated fields, the last four numbers or "null", the median time
-// positive when present. Blank lines, lines starting '#' and a first line that is the header
+// positive when present, the times a measurement (times_problem). Blank lines, lines starting '#' and a first line that is the header
 // (variant ... median_ms) are skipped. Several rounds may follow each other in one file.
 std::vector<TsvRow> parse_bench_tsv(std::string_view text, const std::string& name);
 // Reads a regular file of at most max_tsv_file_bytes and parses it (TsvFileError otherwise).

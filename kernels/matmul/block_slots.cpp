@@ -8,12 +8,8 @@
 #include "kl/device_facts.hpp"
 #include "kl/matmul.hpp"
 
-#include <algorithm>
-#include <atomic>
 #include <map>
 #include <mutex>
-#include <stdexcept>
-#include <string>
 #include <utility>
 
 namespace kl::matmul {
@@ -33,16 +29,10 @@ BlockSlots block_slots(const void* kernel, int threads, std::size_t shared_bytes
 }
 
 namespace {
-std::atomic<int> grid_cap{0};  // cap_persistent_grid's: 0, no cap
+TestCap grid_cap{"cap_persistent_grid"};
 }  // namespace
 
-int cap_persistent_grid(int blocks) {
-  if (blocks < 0) throw std::invalid_argument("cap_persistent_grid: blocks must be >= 0 (0: no cap), got " + std::to_string(blocks));
-  return grid_cap.exchange(blocks);
-}
-int capped_persistent_grid(int blocks) {
-  const int cap = grid_cap.load();
-  return cap > 0 ? std::min(blocks, cap) : blocks;
-}
+int cap_persistent_grid(int blocks) { return grid_cap.set(blocks); }
+int capped_persistent_grid(int blocks) { return grid_cap.applied(blocks); }
 
 }  // namespace kl::matmul

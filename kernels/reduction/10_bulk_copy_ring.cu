@@ -43,7 +43,6 @@
 
 #include <cuda/atomic>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -209,14 +208,10 @@ std::int64_t resident_blocks(bool ring, Dtype dtype, int block) {
   return slot.load();
 }
 
-std::atomic<int> ring_grid_cap{0};  // cap_ring_grid's: 0, no cap
+TestCap ring_grid_cap{"cap_ring_grid"};
 
 // The blocks the ring's grid may have: those resident at once, or fewer where a test capped them.
-std::int64_t ring_blocks(Dtype dtype, int block) {
-  const std::int64_t resident = resident_blocks(true, dtype, block);
-  const int cap = ring_grid_cap.load();
-  return cap > 0 ? std::min<std::int64_t>(resident, cap) : resident;
-}
+std::int64_t ring_blocks(Dtype dtype, int block) { return ring_grid_cap.applied(resident_blocks(true, dtype, block)); }
 
 }  // namespace
 
@@ -230,10 +225,7 @@ bool bulk_copy_ring_streams(const Shape& shape) {
 }
 std::int64_t bulk_copy_ring_blocks(const Shape& shape) { return bulk_copy_ring_plan(shape).blocks; }
 
-int cap_ring_grid(int blocks) {
-  if (blocks < 0) throw std::invalid_argument("cap_ring_grid: blocks must be >= 0 (0: no cap), got " + std::to_string(blocks));
-  return ring_grid_cap.exchange(blocks);
-}
+int cap_ring_grid(int blocks) { return ring_grid_cap.set(blocks); }
 
 std::string bulk_copy_ring_unavailable() {
   static const std::string reason = []() -> std::string {

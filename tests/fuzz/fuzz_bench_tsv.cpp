@@ -7,19 +7,14 @@
 // crash, another exception, a hang) is a finding.
 #include "fuzz_input.hpp"
 
-#include "core/result.hpp"
 #include "core/run_compare.hpp"
 
 #include <cmath>
-#include <limits>
-#include <optional>
 #include <set>
 #include <string_view>
 #include <utility>
 
 namespace {
-
-double ms(const std::optional<double>& t) { return t.value_or(std::numeric_limits<double>::quiet_NaN()); }
 
 bool parse_side(std::string_view text, const std::string& name, std::vector<kl::bench::TsvRow>& rows) {
   try {
@@ -32,8 +27,7 @@ bool parse_side(std::string_view text, const std::string& name, std::vector<kl::
   for (const kl::bench::TsvRow& r : rows)
     if (r.median_ms && !(*r.median_ms > 0 && std::isfinite(*r.median_ms)))
       kl::fuzz::finding("a row accepted with median time " + std::to_string(*r.median_ms));
-    else if (const std::string problem = kl::bench::times_problem(ms(r.median_ms), ms(r.min_ms), ms(r.max_ms));
-             !problem.empty())
+    else if (const std::string problem = kl::bench::times_problem(r); !problem.empty())
       kl::fuzz::finding("a row accepted whose times are no measurement: " + problem);
   return true;
 }

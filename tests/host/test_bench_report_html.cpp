@@ -101,25 +101,26 @@ TEST(BenchReportJson, ReadsTheFixtureAndWritesItBackUnchanged) {
 }
 
 TEST(BenchReportJson, NamesTheMissingOrMistypedField) {
-  EXPECT_EQ(report_error(fixture_with("\"arch\": \"sm_90\"", "\"arch\": 90")), "r.json: arch: expected a string");
-  EXPECT_EQ(report_error(fixture_with("\"value\": 1.9,", "")), "r.json: results[0].value: missing");
-  EXPECT_EQ(report_error(fixture_with("\"roof\": \"fp32_peak\"", "\"roof\": \"fp64\"")),
-            "r.json: results[0].roof: unknown roof 'fp64'");
-  EXPECT_EQ(report_error(fixture_with("\"reps\": 20", "\"reps\": 2.5")),
-            "r.json: results[0].reps: expected a whole number in [0, 10^9]");
-  EXPECT_EQ(report_error(fixture_with("\"key\": \"matmul.naive\"", "\"key\": \"matmul.other\"")),
-            "r.json: results[0].key: 'matmul.other' is not matmul.naive");
-  EXPECT_EQ(report_error(fixture_with("\"status\": \"pass\"", "\"status\": \"ok\"")),
-            "r.json: gates[0].status: unknown gate status 'ok'");
-  EXPECT_EQ(report_error(fixture_with("\"reps\": 20", "\"reps\": 20, \"runs_ms\": [1.5, \"x\"]")),
-            "r.json: results[0].runs_ms[1]: expected a number >= 0");
-  // Times, rates and peaks are never negative: a negative one is a corrupted file, not a result.
-  EXPECT_EQ(report_error(fixture_with("\"value\": 1.9,", "\"value\": -1.9,")),
-            "r.json: results[0].value: expected a number >= 0 or null, got -1.9");
-  EXPECT_EQ(report_error(fixture_with("\"reps\": 20", "\"reps\": 20, \"runs_ms\": [1.5, -2]")),
-            "r.json: results[0].runs_ms[1]: expected a number >= 0");
-  EXPECT_EQ(report_error(fixture_with("\"min_ms\": 71.61293", "\"min_ms\": 72.5")),
-            "r.json: results[0]: median_ms 72.3363 is outside min_ms 72.5 .. max_ms 73.783");
+  // The fixture with one text replaced, and the refusal it must get.
+  const struct {
+    const char* from;
+    const char* to;
+    const char* refusal;
+  } cases[] = {
+      {"\"arch\": \"sm_90\"", "\"arch\": 90", "r.json: arch: expected a string"},
+      {"\"value\": 1.9,", "", "r.json: results[0].value: missing"},
+      {"\"roof\": \"fp32_peak\"", "\"roof\": \"fp64\"", "r.json: results[0].roof: unknown roof 'fp64'"},
+      {"\"reps\": 20", "\"reps\": 2.5", "r.json: results[0].reps: expected a whole number in [0, 10^9]"},
+      {"\"key\": \"matmul.naive\"", "\"key\": \"matmul.other\"", "r.json: results[0].key: 'matmul.other' is not matmul.naive"},
+      {"\"status\": \"pass\"", "\"status\": \"ok\"", "r.json: gates[0].status: unknown gate status 'ok'"},
+      {"\"reps\": 20", "\"reps\": 20, \"runs_ms\": [1.5, \"x\"]", "r.json: results[0].runs_ms[1]: expected a number >= 0"},
+      // Times, rates and peaks are never negative: a negative one is a corrupted file, not a result.
+      {"\"value\": 1.9,", "\"value\": -1.9,", "r.json: results[0].value: expected a number >= 0 or null, got -1.9"},
+      {"\"reps\": 20", "\"reps\": 20, \"runs_ms\": [1.5, -2]", "r.json: results[0].runs_ms[1]: expected a number >= 0"},
+      {"\"min_ms\": 71.61293", "\"min_ms\": 72.5",
+       "r.json: results[0]: median_ms 72.3363 is outside min_ms 72.5 .. max_ms 73.783"},
+  };
+  for (const auto& c : cases) EXPECT_EQ(report_error(fixture_with(c.from, c.to)), c.refusal) << c.to;
   EXPECT_EQ(report_error("[]"), "r.json: : expected an object");
 }
 

@@ -4,6 +4,7 @@
 #include "cli.hpp"
 #include "family.hpp"
 #include "kl/registry.hpp"
+#include "kl/scoped_setting.hpp"
 #include "regex_support.hpp"
 #include "sanitizer.hpp"
 
@@ -13,6 +14,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <stdexcept>
+#include <utility>
 
 namespace {
 
@@ -130,4 +133,41 @@ TEST(Registry, UnknownIdsAreRejectedWithTheKnownNames) {
     EXPECT_NE(std::string(e.what()).find("unknown variant 'elementwise.nope'"), std::string::npos);
   }
   EXPECT_THROW(kl::find_planted("no-such-finding"), std::invalid_argument);
+}
+
+namespace {
+int test_switch = 0;
+int set_test_switch(int value) { return std::exchange(test_switch, value); }
+}  // namespace
+
+// The variants' test switches (matmul's cap_persistent_grid, reduction's cap_ring_grid, ...): a
+// guard restores the value it replaced, nested or unwound by a throw; a cap leaves counts below it
+// alone, clamps those above, is no cap at 0, returns the cap it replaced and refuses a negative one.
+TEST(ScopedSetting, RestoresWhatItReplacedAndACapClampsOnlyWhereSet) {
+  {
+    const kl::ScopedSetting<int, set_test_switch> outer(4);
+    EXPECT_EQ(test_switch, 4);
+    try {
+      const kl::ScopedSetting<int, set_test_switch> inner(8);
+      EXPECT_EQ(test_switch, 8);
+      throw std::runtime_error("a failing test");
+    } catch (const std::runtime_error&) {
+    }
+    EXPECT_EQ(test_switch, 4) << "the inner guard restores the outer value";
+  }
+  EXPECT_EQ(test_switch, 0);
+
+  kl::TestCap cap("cap_something");
+  EXPECT_EQ(cap.applied(132), 132) << "no cap until one is set";
+  EXPECT_EQ(cap.set(8), 0);
+  EXPECT_EQ(cap.applied(132), 8);
+  EXPECT_EQ(cap.applied(std::int64_t{5}), 5);
+  EXPECT_EQ(cap.set(0), 8);
+  EXPECT_EQ(cap.applied(132), 132);
+  try {
+    cap.set(-1);
+    ADD_FAILURE() << "a negative cap was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "cap_something: blocks must be >= 0 (0: no cap), got -1");
+  }
 }

@@ -1,9 +1,16 @@
-// kl::ScopedSetting: a process-wide switch a test sets for its own lifetime (a variant's hook such
-// as matmul's cap_persistent_grid), restored to what it was before when the guard goes, also when
-// the test fails by throwing (GoogleTest's assertions, RapidCheck's counterexamples), so no later
-// test runs under it. `Set` takes the new value and returns the one it replaced.
+// Process-wide switches a test sets on a variant (matmul's cap_persistent_grid, ...).
+//  - kl::ScopedSetting holds one for the test's lifetime and restores what it was before when the
+//    guard goes, also when the test fails by throwing (GoogleTest's assertions, RapidCheck's
+//    counterexamples), so no later test runs under it. `Set` takes the new value and returns the
+//    one it replaced.
+//  - kl::TestCap is such a switch for a count a launcher decides (a grid's blocks): the launcher
+//    asks applied(count), which is the count itself until a test sets a cap.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace kl {
@@ -18,6 +25,28 @@ class ScopedSetting {
 
  private:
   Value before_;
+};
+
+class TestCap {
+ public:
+  // `setter` names the function that sets it, for its refusal.
+  explicit TestCap(const char* setter) : setter_(setter) {}
+  // Caps the count at `blocks` (0: no cap); returns the cap it replaced.
+  int set(int blocks) {
+    if (blocks < 0)
+      throw std::invalid_argument(std::string(setter_) + ": blocks must be >= 0 (0: no cap), got " + std::to_string(blocks));
+    return cap_.exchange(blocks);
+  }
+  // `count`, or the cap where one is set and lower.
+  template <class Count>
+  Count applied(Count count) const {
+    const int cap = cap_.load();
+    return cap > 0 ? std::min<Count>(count, cap) : count;
+  }
+
+ private:
+  const char* setter_;
+  std::atomic<int> cap_{0};
 };
 
 }  // namespace kl
