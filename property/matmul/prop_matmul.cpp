@@ -271,30 +271,37 @@ KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
 
 // Rung 29 where its plan applies (kl/sgemm_stream_k.hpp): C of 1-24 tile columns (n off the tile
 // by up to 127; the kernel finds a tile's row and column from its row-major id) and enough tile
-// rows for half the GPU's slots to four rounds of them (m off the tile too), k from 1 to 320, so
+// rows for half the plan's slots to four rounds of them (m off the tile too), k from 1 to 320, so
 // the plans drawn have no whole round or one, two or three (max_whole_rounds), shares longer and
 // shorter than a tile, and tiles of two and more sharers; the shapes whose plan does not apply (a
 // last round over 95% full, a share too short, more whole rounds) run rung 28 and are tagged.
-// Outside the sanitizers the tile count spans its whole range at every size (kl::gen::uniform:
-// RapidCheck's inRange scales its range by the case's size); under them the sizes keep the
-// shapes small. On small
-// integers every piece and their sum are exact: C must equal the oracle bit for bit, twice.
-// C has 2-11 M elements here, so the inputs, the FP64 oracle and the comparison stay on the GPU
-// (kl/matmul_oracle.hpp; checked on the host, the property spent 38 s of its 50 on the H100).
+// The slots are the GPU's own (its SMs x 4 blocks, the H100's occupancy) in half the cases and,
+// in the other half, those of 1-16 SMs (cap_stream_k_sms: the plan is made for that many, the
+// blocks still run on the whole GPU), so that plans of a few tiles are drawn too; under a
+// sanitizer always 1-4 SMs: the plans the whole GPU makes of hundreds of tiles, made of a few
+// dozen, which the tools take in a second where the whole GPU's took a minute. The tile count spans
+// its whole range at every size (kl::gen::uniform: RapidCheck's inRange scales its range by the
+// case's size). On small integers every piece and their sum are exact: C must equal the oracle
+// bit for bit, twice. On the whole GPU C has millions of elements, so the inputs, the FP64 oracle and the
+// comparison stay on the GPU (kl/matmul_oracle.hpp; checked on the host, the property spent 38 s
+// of its 50 on the H100).
 KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
   const Variant& v = variant("stream_k");
   if (!runs_here(v)) RC_DISCARD(v.unsupported({64, 128, 16}));
-  const std::int64_t slots = 4 * std::int64_t{kl::device_facts().sm_count};
+  const bool small = kl::sanitizer_small_mode();
+  const bool capped = small || *rc::gen::arbitrary<bool>().as("SMs capped");
+  const int sm_cap = capped ? *kl::gen::uniform(1, small ? 4 : 16).as("SMs the plan is made for") : 0;
+  const StreamKSmCap cap(sm_cap);
+  const std::int64_t slots = 4 * std::int64_t{capped ? sm_cap : kl::device_facts().sm_count};
   const std::int64_t columns = *rc::gen::inRange<std::int64_t>(1, 25).as("tile columns");
-  const std::int64_t tiles = *(kl::sanitizer_small_mode() ? rc::gen::inRange<std::int64_t>(slots / 2, 4 * slots + 1)
-                                                          : kl::gen::uniform<std::int64_t>(slots / 2, 4 * slots))
-                                  .as("tiles");
+  const std::int64_t tiles = *kl::gen::uniform<std::int64_t>(std::max<std::int64_t>(1, slots / 2), 4 * slots).as("tiles");
   const std::int64_t rows = (tiles + columns - 1) / columns;
   const Shape shape{64 * rows - *rc::gen::inRange<std::int64_t>(0, 64).as("m short of the tile"),
                     128 * columns - *rc::gen::inRange<std::int64_t>(0, 128).as("n short of the tile"),
                     *rc::gen::inRange<std::int64_t>(1, 321).as("k"), false};
   const kl::matmul::sgemm_stream_k::Plan plan = stream_k_plan(shape);
-  RC_TAG(plan.blocks == 0 ? "rung 28" : plan.whole_tiles == 0 ? "shares only" : "shares and whole rounds");
+  RC_TAG(plan.blocks == 0 ? "rung 28" : plan.whole_tiles == 0 ? "shares only" : "shares and whole rounds",
+         capped ? "SMs capped" : "the GPU's SMs");
   require_exact_twice(v, shape, *rc::gen::arbitrary<std::uint64_t>().as("data seed"));
 }
 

@@ -170,4 +170,11 @@ TEST(ScopedSetting, RestoresWhatItReplacedAndACapClampsOnlyWhereSet) {
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "cap_something: blocks must be >= 0 (0: no cap), got -1");
   }
+  kl::TestCap sms("cap_other", "SMs");
+  try {
+    sms.set(-2);
+    ADD_FAILURE() << "a negative cap was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "cap_other: SMs must be >= 0 (0: no cap), got -2");
+  }
 }

@@ -484,27 +484,31 @@ TEST(MatmulSplitK, TheRuleSplitsOnlyWhereSmsWouldBeIdle) {
 }
 
 // Rung 29 deals the tiles left after the whole rounds out as shares of their k tiles
-// (kl/sgemm_stream_k.hpp). The shapes are made from this GPU's slots (its SMs x 4 blocks of the
-// 64 x 128 tile, the H100's occupancy) so that its plan applies: a round and a half (each
+// (kl/sgemm_stream_k.hpp). The shapes are made from the plan's slots (the GPU's SMs x 4 blocks of
+// the 64 x 128 tile, the H100's occupancy) so that its plan applies: a round and a half (each
 // left-over tile shared by two blocks, pieces at both ends of every share), half the slots with
 // shares shorter than a tile (tiles of three sharers, shares inside one tile) and sides off the
 // tile (and 6 tile columns instead of 8: a tile's row and column come from its row-major id), and
-// two rounds and a bit with k off the tile. Small integers: bit-exact however the pieces
-// fall. Random data: within the bound and the same bits twice (pieces added in block order). A
-// shape whose plan does not apply here (another occupancy) is reported and left out; at least one
-// must apply.
+// two rounds and a bit with k off the tile. Under a sanitizer the plan is made for 2 SMs
+// (cap_stream_k_sms, 8 slots), whose plans of 14, 20 and 4 tiles have the same features (a round
+// and shares across two tiles, two rounds with k off the tile, shares inside a tile) for a fifth
+// of the multiply-adds of the one plan of 264 tiles it ran on the whole GPU. Small integers: bit-exact
+// however the pieces fall. Random data: within the bound and the same bits twice (pieces added in
+// block order). A shape whose plan does not apply here (another occupancy) is reported and left
+// out; at least one must apply.
 TEST(MatmulStreamK, TheLeftOverTilesAreSharedExactlyAndAddedInOneOrder) {
   const Variant& v = variant("stream_k");
   if (!v.supports({64, 128, 16})) GTEST_SKIP() << v.unsupported({64, 128, 16});
+  const bool small = kl::sanitizer_small_mode();
+  const StreamKSmCap cap(small ? 2 : 0);
   const std::int64_t slots = 4 * std::int64_t{kl::device_facts().sm_count};
   // m for `tiles` tiles of C in rows of `columns` tiles (n = 128 x columns, whole tiles).
   auto rows_for = [](std::int64_t tiles, std::int64_t columns) { return 64 * ((tiles + columns - 1) / columns); };
   const std::vector<Shape> shapes =
-      kl::sanitizer_small_mode()
-          ? std::vector<Shape>{{rows_for(slots / 2, 6) - 5, 128 * 6 - 3, 144}}
-          : std::vector<Shape>{{rows_for(slots + slots / 2, 8), 128 * 8, 512},
-                               {rows_for(slots / 2, 6) - 5, 128 * 6 - 3, 256},
-                               {rows_for(2 * slots + slots / 4, 8), 128 * 8, 1000}};
+      small ? std::vector<Shape>{{64 * 7 - 5, 128 * 2 - 3, 176}, {64 * 5, 128 * 4, 203}, {64 * 4, 128, 208}}
+            : std::vector<Shape>{{rows_for(slots + slots / 2, 8), 128 * 8, 512},
+                                 {rows_for(slots / 2, 6) - 5, 128 * 6 - 3, 256},
+                                 {rows_for(2 * slots + slots / 4, 8), 128 * 8, 1000}};
   int applied = 0;
   for (const Shape& shape : shapes) {
     const std::string where = shape_text(shape);
@@ -520,6 +524,29 @@ TEST(MatmulStreamK, TheLeftOverTilesAreSharedExactlyAndAddedInOneOrder) {
     expect_exact_and_reproducible(v, shape, 29, where);
   }
   EXPECT_GT(applied, 0) << "no shape made a plan on this GPU: nothing of the shared path was tested";
+}
+
+// The cap the sanitizer runs set reaches rung 29's plan: 14 tiles of C are fewer than half the
+// whole GPU's slots (no plan: rung 28 runs) and, for 2 SMs (8 slots on an H100 or H200), a whole
+// round and 6 tiles shared by 8 blocks; for 1 SM, nested, three rounds and two tiles left over.
+// The outer cap comes back when the inner guard goes, and none after the outer.
+TEST(MatmulStreamK, AnSmCapReachesThePlan) {
+  const Variant& v = variant("stream_k");
+  if (!v.supports({64, 128, 16})) GTEST_SKIP() << v.unsupported({64, 128, 16});
+  const Shape shape{448, 256, 176};  // 7 x 2 tiles of 64 x 128, 11 k tiles
+  EXPECT_EQ(stream_k_plan(shape).blocks, 0) << "14 tiles on the whole GPU";
+  {
+    const StreamKSmCap two(2);
+    const kl::matmul::sgemm_stream_k::Plan plan = stream_k_plan(shape);
+    EXPECT_EQ(plan.whole_tiles, 8) << "one round of 2 SMs x 4 blocks";
+    EXPECT_EQ(plan.sharers, 8);
+    {
+      const StreamKSmCap one(1);
+      EXPECT_EQ(stream_k_plan(shape).whole_tiles, 12) << "three rounds of 4 blocks";
+    }
+    EXPECT_EQ(stream_k_plan(shape).whole_tiles, 8) << "the outer cap restored";
+  }
+  EXPECT_EQ(stream_k_plan(shape).blocks, 0) << "no cap after the guards";
 }
 
 // Rung 29's planted twin (its tickets taken relaxed): a memory-model bug the H100 does not show.

@@ -3,8 +3,9 @@
 //    guard goes, also when the test fails by throwing (GoogleTest's assertions, RapidCheck's
 //    counterexamples), so no later test runs under it. `Set` takes the new value and returns the
 //    one it replaced.
-//  - kl::TestCap is such a switch for a count a launcher decides (a grid's blocks): the launcher
-//    asks applied(count), which is the count itself until a test sets a cap.
+//  - kl::TestCap is such a switch for a count a launcher decides (a grid's blocks, the SMs a plan
+//    spreads over): the launcher asks applied(count), which is the count itself until a test sets
+//    a cap.
 #pragma once
 
 #include <algorithm>
@@ -29,13 +30,14 @@ class ScopedSetting {
 
 class TestCap {
  public:
-  // `setter` names the function that sets it, for its refusal.
-  explicit TestCap(const char* setter) : setter_(setter) {}
-  // Caps the count at `blocks` (0: no cap); returns the cap it replaced.
-  int set(int blocks) {
-    if (blocks < 0)
-      throw std::invalid_argument(std::string(setter_) + ": blocks must be >= 0 (0: no cap), got " + std::to_string(blocks));
-    return cap_.exchange(blocks);
+  // `setter` names the function that sets it and `counts` what it counts, for its refusal.
+  explicit TestCap(const char* setter, const char* counts = "blocks") : setter_(setter), counts_(counts) {}
+  // Caps the count at `cap` (0: no cap); returns the cap it replaced.
+  int set(int cap) {
+    if (cap < 0)
+      throw std::invalid_argument(std::string(setter_) + ": " + counts_ + " must be >= 0 (0: no cap), got " +
+                                  std::to_string(cap));
+    return cap_.exchange(cap);
   }
   // `count`, or the cap where one is set and lower.
   template <class Count>
@@ -46,6 +48,7 @@ class TestCap {
 
  private:
   const char* setter_;
+  const char* counts_;
   std::atomic<int> cap_{0};
 };
 

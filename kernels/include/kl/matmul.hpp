@@ -103,6 +103,12 @@ int split_k_runs(const Shape& shape);
 // matmul.stream_k (kernels/matmul/29_sgemm_stream_k.cu): its plan on a shape on the current GPU
 // (blocks == 0: the plan does not apply and the rung runs rung 28; kl/sgemm_stream_k.hpp).
 sgemm_stream_k::Plan stream_k_plan(const Shape& shape);
+// For tests: rung 29 plans as if the GPU had at most `sms` SMs (each holding as many of its blocks
+// as it does), so that C of a few tiles makes a plan, small enough for the sanitizers; the blocks
+// still run on the whole GPU. 0 returns to the GPU's own. It returns the cap it replaced;
+// StreamKSmCap holds one for its lifetime.
+int cap_stream_k_sms(int sms);
+using StreamKSmCap = ScopedSetting<int, cap_stream_k_sms>;
 // matmul.wgmma_stream_k (kernels/matmul/36_wgmma_stream_k.cu): whether its plan deals this shape's
 // k-steps out on the current GPU (tiles fewer than the SMs and k long enough: kl/matmul_stream_k.hpp),
 // so that blocks share tiles and add their partials, else it computes whole tiles.
