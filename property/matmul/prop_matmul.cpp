@@ -279,12 +279,12 @@ KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
 // in the other half, those of 1-16 SMs (cap_stream_k_sms: the plan is made for that many, the
 // blocks still run on the whole GPU), so that plans of a few tiles are drawn too; under a
 // sanitizer always 1-4 SMs: the plans the whole GPU makes of hundreds of tiles, made of a few
-// dozen, which the tools take in a second where the whole GPU's took a minute. The tile count spans
+// dozen (on an H200 the property took 5 s under initcheck instead of 62). The tile count spans
 // its whole range at every size (kl::gen::uniform: RapidCheck's inRange scales its range by the
 // case's size). On small integers every piece and their sum are exact: C must equal the oracle
-// bit for bit, twice. On the whole GPU C has millions of elements, so the inputs, the FP64 oracle and the
-// comparison stay on the GPU (kl/matmul_oracle.hpp; checked on the host, the property spent 38 s
-// of its 50 on the H100).
+// bit for bit, twice. On the whole GPU C has millions of elements, so the inputs, the FP64 oracle
+// and the comparison stay on the GPU (kl/matmul_oracle.hpp; checked on the host, the property
+// spent 38 s of its 50 on the H100).
 KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
   const Variant& v = variant("stream_k");
   if (!runs_here(v)) RC_DISCARD(v.unsupported({64, 128, 16}));
