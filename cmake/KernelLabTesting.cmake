@@ -99,6 +99,29 @@ function(kl_gpu_resources)
   endif()
 endfunction()
 
+# kl_run_alone(<test>... WHY "what was seen")
+# Takes registered GPU tests off the shared GPU, for a test that fails beside others and passes
+# alone: each runs with the GPU to itself (every slot of one GPU and RUN_SERIAL, as
+# kl_gpu_resources(WHOLE_GPU) declares; label whole-gpu; without KL_SHARED_GPU_TEST_ENV). CTest
+# starts such tests when nothing else runs, so each adds its own time to the tier's. WHY is printed
+# at configure time.
+function(kl_run_alone)
+  cmake_parse_arguments(ARG "" "WHY" "" ${ARGN})
+  if(NOT ARG_UNPARSED_ARGUMENTS OR NOT ARG_WHY)
+    message(FATAL_ERROR "kl_run_alone: name at least one test and say WHY it runs alone")
+  endif()
+  foreach(test IN LISTS ARG_UNPARSED_ARGUMENTS)
+    get_test_property(${test} ENVIRONMENT environment)
+    list(REMOVE_ITEM environment ${KL_SHARED_GPU_TEST_ENV})
+    get_test_property(${test} LABELS labels)
+    list(APPEND labels whole-gpu)
+    set_tests_properties(${test} PROPERTIES ENVIRONMENT "${environment}" LABELS "${labels}")
+  endforeach()
+  kl_gpu_resources(${ARG_UNPARSED_ARGUMENTS} WHOLE_GPU)
+  list(JOIN ARG_UNPARSED_ARGUMENTS ", " names)
+  message(STATUS "kernel-lab: ${names} run alone on a GPU: ${ARG_WHY}")
+endfunction()
+
 function(_kl_common_test_properties name timeout labels)
   set_tests_properties(${name} PROPERTIES
     LABELS "${labels}"
