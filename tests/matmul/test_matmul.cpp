@@ -492,10 +492,10 @@ TEST(MatmulSplitK, TheRuleSplitsOnlyWhereSmsWouldBeIdle) {
 // two rounds and a bit with k off the tile. Under a sanitizer the plan is made for 2 SMs
 // (cap_stream_k_sms, 8 slots), whose plans of 14, 20 and 4 tiles have the same features (a round
 // and shares across two tiles, two rounds with k off the tile, shares inside a tile) for a fifth
-// of the multiply-adds of the one plan of 264 tiles it ran on the whole GPU. Small integers: bit-exact
-// however the pieces fall. Random data: within the bound and the same bits twice (pieces added in
-// block order). A shape whose plan does not apply here (another occupancy) is reported and left
-// out; at least one must apply.
+// of the multiply-adds of the one plan of 264 tiles it ran on the whole GPU. Small integers:
+// bit-exact however the pieces fall. Random data: within the bound and the same bits twice
+// (pieces added in block order). A shape whose plan does not apply here (another occupancy) is
+// reported and left out; at least one must apply.
 TEST(MatmulStreamK, TheLeftOverTilesAreSharedExactlyAndAddedInOneOrder) {
   const Variant& v = variant("stream_k");
   if (!v.supports({64, 128, 16})) GTEST_SKIP() << v.unsupported({64, 128, 16});
