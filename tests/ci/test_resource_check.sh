@@ -3,6 +3,8 @@
 # (check_gpu_test_resources.cmake), and that check fails, naming the test, on a tree where a GPU
 # test lacks either, or a perf or whole-gpu test does not take a whole GPU alone, or a test that
 # shares a GPU runs without KL_SHARED_GPU_ENV (one hardware queue per context), or a perf test with it.
+# And kl_run_alone (cmake/KernelLabTesting.cmake) turns a shared test into one the check takes as
+# whole-GPU, keeping its own environment, and refuses a name that is no test or a missing WHY.
 # Needs KL_BUILD_DIR (the configured build), KL_CTEST, KL_CMAKE, KL_GPU_SLOTS, KL_SHARED_GPU_ENV.
 # shellcheck source=tests/ci/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -56,5 +58,41 @@ check "...the test that shares a GPU without one queue per context" contains "$o
 check "...the perf test that runs with it" contains "$out" "kl\.bad\.perf_with_shared_env: a whole-GPU test must not run with ${KL_SHARED_GPU_ENV}"
 check "...and no good or host test" lacks "$out" "kl\.good|kl\.host"
 check "...counting nine problems" contains "$out" "9 problem\(s\): GPU tests that cannot be spread"
+
+# kl_run_alone in a project of its own: the test it takes alone passes the check as a whole-GPU
+# test and keeps its own environment; a name that is no test, or no WHY, fails to configure.
+alone=$scratch/alone
+mkdir -p "$alone"
+write_project() {  # write_project CALL: a project with one shared GPU test, then CALL
+  cat >"$alone/CMakeLists.txt" <<CM
+cmake_minimum_required(VERSION 3.25)
+project(alone NONE)
+enable_testing()
+include("$KL_SOURCE_DIR/cmake/KernelLabTesting.cmake")
+add_test(NAME kl.x COMMAND \${KL_GPU_LAUNCHER} /bin/true)
+set_tests_properties(kl.x PROPERTIES LABELS "gpu" ENVIRONMENT "A=1")
+kl_gpu_resources(kl.x)
+$1
+CM
+}
+write_project 'kl_run_alone(kl.x WHY "seen failing beside others")'
+run_captured "$KL_CMAKE" -S "$alone" -B "$alone/build"
+check "kl_run_alone configures" equals "$status" 0
+check "...saying why at configure time" contains "$out" "kernel-lab: kl\.x run alone on a GPU: seen failing beside others"
+configured=$out
+run_check "$alone/build"
+check "...and its test passes the check" equals "$status" 0 || echo "$configured"
+run_captured "$KL_CTEST" --test-dir "$alone/build" --show-only=json-v1
+check "...labelled whole-gpu" contains "$out" '"whole-gpu"'
+check "...keeping its own environment" contains "$out" '"A=1"'
+check "...without the shared one" lacks "$out" "${KL_SHARED_GPU_ENV}"
+write_project 'kl_run_alone(kl.missing WHY "seen")'
+run_captured "$KL_CMAKE" -S "$alone" -B "$alone/build"
+check "a name that is no test fails to configure" test "$status" -ne 0
+check "...naming it" contains "$out" "kl_run_alone: no test named kl\.missing in this directory"
+write_project 'kl_run_alone(kl.x)'
+run_captured "$KL_CMAKE" -S "$alone" -B "$alone/build"
+check "no WHY fails to configure" test "$status" -ne 0
+check "...saying what is missing" contains "$out" "kl_run_alone: name at least one test and say WHY it runs alone"
 
 finish
