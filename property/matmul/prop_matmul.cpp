@@ -294,7 +294,7 @@ KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
   const StreamKSmCap cap(sm_cap);
   const std::int64_t slots = 4 * std::int64_t{capped ? sm_cap : kl::device_facts().sm_count};
   const std::int64_t columns = *rc::gen::inRange<std::int64_t>(1, 25).as("tile columns");
-  const std::int64_t tiles = *kl::gen::uniform<std::int64_t>(std::max<std::int64_t>(1, slots / 2), 4 * slots).as("tiles");
+  const std::int64_t tiles = *kl::gen::uniform<std::int64_t>(slots / 2, 4 * slots).as("tiles");  // slots >= 4
   const std::int64_t rows = (tiles + columns - 1) / columns;
   const Shape shape{64 * rows - *rc::gen::inRange<std::int64_t>(0, 64).as("m short of the tile"),
                     128 * columns - *rc::gen::inRange<std::int64_t>(0, 128).as("n short of the tile"),
