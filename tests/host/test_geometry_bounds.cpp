@@ -104,20 +104,28 @@ TEST(Dispatch, FormatsBothSeedOrders) {
 
 // The oracle computed once for many variants is the one run_case computes for itself: every
 // element of C in row-major order, on shapes the host oracle takes (larger ones take the device
-// oracle, compared with this one in kl.matmul.unit); and a list of the wrong length is refused
-// before anything runs.
+// oracle, compared with this one in kl.matmul.unit), the same doubles as oracle_element's
+// element-at-a-time sums (every element of the smaller shapes, every 97th of the large one); and a
+// list of the wrong length is refused before anything runs.
 TEST(Oracles, MatmulExpectedElementsCoverEveryElementInOrder) {
-  for (const kl::matmul::Shape shape : {kl::matmul::Shape{7, 5, 3}, kl::matmul::Shape{600, 520, 430, true}}) {
+  for (const kl::matmul::Shape shape : {kl::matmul::Shape{7, 5, 3}, kl::matmul::Shape{33, 70, 129, true},
+                                        kl::matmul::Shape{600, 520, 430, true}}) {
     ASSERT_TRUE(kl::matmul::host_oracle_takes(shape));
     const kl::matmul::Inputs in = kl::matmul::make_inputs(shape, kl::matmul::Data::random, 3);
+    const std::size_t stride = shape.m * shape.n * shape.k > 1'000'000 ? 97 : 1;
     for (const auto precision : {kl::matmul::InputPrecision::fp32, kl::matmul::InputPrecision::fp16}) {
       const std::vector<kl::matmul::Expected> expected = kl::matmul::expected_elements(in, shape, precision);
       ASSERT_EQ(expected.size(), static_cast<std::size_t>(shape.m * shape.n));
-      for (std::size_t e = 0; e < expected.size(); e += 97) {
+      for (std::size_t e = 0; e < expected.size(); e += stride) {
         const auto i = static_cast<std::int64_t>(e) / shape.n, j = static_cast<std::int64_t>(e) % shape.n;
         const kl::matmul::Expected want = kl::matmul::oracle_element(in, shape, precision, i, j);
         EXPECT_EQ(expected[e].value, want.value);
         EXPECT_EQ(expected[e].bound, want.bound);
+      }
+      if (precision == kl::matmul::InputPrecision::fp32) {  // the values alone, as the unit tests take them
+        const std::vector<double> values = kl::matmul::oracle(in, shape);
+        ASSERT_EQ(values.size(), expected.size());
+        for (std::size_t e = 0; e < values.size(); e += stride) EXPECT_EQ(values[e], expected[e].value);
       }
     }
   }
