@@ -131,6 +131,28 @@ function(kl_run_alone)
   message(STATUS "kernel-lab: ${names} run alone on a GPU: ${ARG_WHY}")
 endfunction()
 
+# kl_start_first(<test>... WHY "what was seen")
+# Starts the named tests of this directory before every other test, for those whose time beside
+# the others sets the end of the shared phase. A fresh build directory has no test timings, so
+# ctest -j starts tests in the order they were declared; in descending COST, though, and a test's
+# COST is 0 unless set. This sets the named tests' COST to 1000, so they start first, in the order
+# declared. Once ctest has timed a test in that build directory, it orders by those timings
+# instead (CTestCostData.txt). WHY is printed at configure time.
+function(kl_start_first)
+  cmake_parse_arguments(ARG "" "WHY" "" ${ARGN})
+  if(NOT ARG_UNPARSED_ARGUMENTS OR NOT ARG_WHY)
+    message(FATAL_ERROR "kl_start_first: name at least one test and say WHY it starts first")
+  endif()
+  foreach(test IN LISTS ARG_UNPARSED_ARGUMENTS)
+    if(NOT TEST ${test})
+      message(FATAL_ERROR "kl_start_first: no test named ${test} in this directory")
+    endif()
+  endforeach()
+  set_tests_properties(${ARG_UNPARSED_ARGUMENTS} PROPERTIES COST 1000)
+  list(JOIN ARG_UNPARSED_ARGUMENTS ", " names)
+  message(STATUS "kernel-lab: ${names} start first: ${ARG_WHY}")
+endfunction()
+
 function(_kl_common_test_properties name timeout labels)
   set_tests_properties(${name} PROPERTIES
     LABELS "${labels}"

@@ -4,7 +4,8 @@
 # test lacks either, or a perf or whole-gpu test does not take a whole GPU alone, or a test that
 # shares a GPU runs without KL_SHARED_GPU_ENV (one hardware queue per context), or a perf test with it.
 # And kl_run_alone (cmake/KernelLabTesting.cmake) turns a shared test into one the check takes as
-# whole-GPU, keeping its own environment, and refuses a name that is no test or a missing WHY.
+# whole-GPU, keeping its own environment, and refuses a name that is no test or a missing WHY;
+# kl_start_first makes ctest start the tests it names first in a fresh build directory.
 # Needs KL_BUILD_DIR (the configured build), KL_CTEST, KL_CMAKE, KL_GPU_SLOTS, KL_SHARED_GPU_ENV.
 # shellcheck source=tests/ci/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -94,5 +95,43 @@ write_project 'kl_run_alone(kl.x)'
 run_captured "$KL_CMAKE" -S "$alone" -B "$alone/build"
 check "no WHY fails to configure" test "$status" -ne 0
 check "...saying what is missing" contains "$out" "kl_run_alone: name at least one test and say WHY it runs alone"
+
+# kl_start_first in a project of its own: in a fresh build directory (no timings) ctest -j starts
+# the test it names before the two declared ahead of it; a name that is no test, or no WHY, fails
+# to configure.
+first=$scratch/first
+mkdir -p "$first"
+write_first() {  # write_first CALL: a project of three tests, then CALL
+  rm -rf "$first/build"
+  cat >"$first/CMakeLists.txt" <<CM
+cmake_minimum_required(VERSION 3.25)
+project(first NONE)
+enable_testing()
+include("$KL_SOURCE_DIR/cmake/KernelLabTesting.cmake")
+add_test(NAME kl.a COMMAND "$KL_CMAKE" -E true)
+add_test(NAME kl.b COMMAND "$KL_CMAKE" -E true)
+add_test(NAME kl.last COMMAND "$KL_CMAKE" -E true)
+$1
+CM
+}
+first_started() {  # the name of the first test a run of ctest -j 2 in $first/build starts
+  "$KL_CTEST" --test-dir "$first/build" -j 2 | grep -m 1 -o 'Start *[0-9]*: kl\.[a-z]*' | sed 's/.*: //'
+}
+write_first ''
+run_captured "$KL_CMAKE" -S "$first" -B "$first/build"
+check "without kl_start_first ctest starts the first declared" equals "$(first_started)" kl.a
+write_first 'kl_start_first(kl.last WHY "it ends the tier")'
+run_captured "$KL_CMAKE" -S "$first" -B "$first/build"
+check "kl_start_first configures" equals "$status" 0
+check "...saying why at configure time" contains "$out" "kernel-lab: kl\.last start first: it ends the tier"
+check "...and ctest starts the test it names first" equals "$(first_started)" kl.last
+write_first 'kl_start_first(kl.missing WHY "seen")'
+run_captured "$KL_CMAKE" -S "$first" -B "$first/build"
+check "a name that is no test fails to configure" test "$status" -ne 0
+check "...naming it" contains "$out" "kl_start_first: no test named kl\.missing in this directory"
+write_first 'kl_start_first(kl.last)'
+run_captured "$KL_CMAKE" -S "$first" -B "$first/build"
+check "no WHY fails to configure" test "$status" -ne 0
+check "...saying what is missing" contains "$out" "kl_start_first: name at least one test and say WHY it starts first"
 
 finish
