@@ -141,11 +141,12 @@ endfunction()
 
 # kl_start_first(<test>... WHY "what was seen")
 # Starts the named tests of this directory before every other test, for those whose time beside
-# the others sets the end of the shared phase. A fresh build directory has no test timings, so
-# ctest -j starts tests in the order they were declared; in descending COST, though, and a test's
-# COST is 0 unless set. This sets the named tests' COST to 1000, so they start first, in the order
-# declared. Once ctest has timed a test in that build directory, it orders by those timings
-# instead (CTestCostData.txt). WHY is printed at configure time.
+# the others sets the end of the shared phase. ctest -j starts tests in descending COST, and a
+# test's COST is 0 unless set: in a fresh build directory every test's, so tests start in the
+# order they were declared. This sets the named tests' COST to 1000, so they start first, in the
+# order declared. ctest's own timings (CTestCostData.txt) replace only a COST of 0, so they start
+# first in every later run too (ctest still starts the tests that failed in the run before ahead
+# of all). WHY is printed at configure time.
 function(kl_start_first)
   cmake_parse_arguments(ARG "" "WHY" "" ${ARGN})
   _kl_require_named_tests(kl_start_first "starts first")

@@ -50,14 +50,13 @@ void oracle_rows(const Inputs& in, const Shape& s, InputPrecision p, EmitRow emi
     std::transform(in.b.begin(), in.b.end(), rounded_b.begin(), round_to_fp16);
   }
   const std::vector<float>& b = p == InputPrecision::fp16 ? rounded_b : in.b;
-  std::vector<double> a_row(k), sum(n), abs_sum(n);
+  std::vector<double> sum(n), abs_sum(n);
   const std::int64_t terms = s.k + (s.bias ? 1 : 0);
   for (std::int64_t i = 0; i < s.m; ++i) {
-    for (std::size_t kk = 0; kk < k; ++kk) a_row[kk] = input(in.a, i * s.k + static_cast<std::int64_t>(kk), p);
     std::fill(sum.begin(), sum.end(), 0.0);
     std::fill(abs_sum.begin(), abs_sum.end(), 0.0);
     for (std::size_t kk = 0; kk < k; ++kk) {
-      const double a_ik = a_row[kk];
+      const double a_ik = input(in.a, i * s.k + static_cast<std::int64_t>(kk), p);
       const float* b_row = b.data() + kk * n;
       for (std::size_t j = 0; j < n; ++j) {
         const double prod = a_ik * static_cast<double>(b_row[j]);

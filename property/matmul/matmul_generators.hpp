@@ -22,8 +22,8 @@ inline std::int64_t max_matmul_side() {
   return slow_tier() ? 2048 : 512;
 }
 
-// Large sides only, still biased to tile edges: each case costs seconds of CPU oracle, so the
-// slow tier spends its few cases where the normal tier never reaches. Edges: 513, the primes
+// Large sides only, still biased to tile edges: the slow tier spends its few cases (each with
+// millions of elements to check) where the normal tier never reaches. Edges: 513, the primes
 // 521 and 1031, 768 +- 1, 1024 +- 1, 1535, 2047, 2048.
 inline rc::Gen<std::int64_t> slow_matmul_side() {
   const std::vector<std::int64_t> edges = {513, 521, 767, 768, 769, 1023, 1024, 1025, 1031, 1535, 2047, 2048};

@@ -5,7 +5,7 @@
 # shares a GPU runs without KL_SHARED_GPU_ENV (one hardware queue per context), or a perf test with it.
 # And kl_run_alone (cmake/KernelLabTesting.cmake) turns a shared test into one the check takes as
 # whole-GPU, keeping its own environment, and refuses a name that is no test or a missing WHY;
-# kl_start_first makes ctest start the tests it names first in a fresh build directory.
+# kl_start_first makes ctest start the tests it names first, in a fresh build directory and after.
 # Needs KL_BUILD_DIR (the configured build), KL_CTEST, KL_CMAKE, KL_GPU_SLOTS, KL_SHARED_GPU_ENV.
 # shellcheck source=tests/ci/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -97,8 +97,8 @@ check "no WHY fails to configure" test "$status" -ne 0
 check "...saying what is missing" contains "$out" "kl_run_alone: name at least one test and say WHY it runs alone"
 
 # kl_start_first in a project of its own: in a fresh build directory (no timings) ctest -j starts
-# the test it names before the two declared ahead of it; a name that is no test, or no WHY, fails
-# to configure.
+# the test it names before the two declared ahead of it, and again once ctest has timed them all;
+# a name that is no test, or no WHY, fails to configure.
 first=$scratch/first
 mkdir -p "$first"
 write_first() {  # write_first CALL: a project of three tests, then CALL
@@ -125,6 +125,7 @@ run_captured "$KL_CMAKE" -S "$first" -B "$first/build"
 check "kl_start_first configures" equals "$status" 0
 check "...saying why at configure time" contains "$out" "kernel-lab: kl\.last start first: it ends the tier"
 check "...and ctest starts the test it names first" equals "$(first_started)" kl.last
+check "...and again once ctest has timed every test" equals "$(first_started)" kl.last
 write_first 'kl_start_first(kl.missing WHY "seen")'
 run_captured "$KL_CMAKE" -S "$first" -B "$first/build"
 check "a name that is no test fails to configure" test "$status" -ne 0

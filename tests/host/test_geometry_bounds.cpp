@@ -109,6 +109,7 @@ TEST(Dispatch, FormatsBothSeedOrders) {
 // list of the wrong length is refused before anything runs.
 TEST(Oracles, MatmulExpectedElementsCoverEveryElementInOrder) {
   for (const kl::matmul::Shape shape : {kl::matmul::Shape{7, 5, 3}, kl::matmul::Shape{33, 70, 129, true},
+                                        kl::matmul::Shape{3, 4, 0, true}, kl::matmul::Shape{1, 9, 5, true},
                                         kl::matmul::Shape{600, 520, 430, true}}) {
     ASSERT_TRUE(kl::matmul::host_oracle_takes(shape));
     const kl::matmul::Inputs in = kl::matmul::make_inputs(shape, kl::matmul::Data::random, 3);

@@ -617,10 +617,11 @@ TEST(PlantedMatmulCluster, LocalReleaseTwinFailsTheCheckWhereTheClustersRun) {
 
 // The planted race: every output element is still written (the guards pass), and whether the
 // values are wrong depends on warp timing. The test records the mismatch count for the report
-// (gtest XML property "mismatches") rather than asserting either outcome. Under a sanitizer it is
-// what racecheck's exclusion proof runs (kl.matmul.unit.racecheck.exclusion_earned), which needs
-// the race reported, not its effect counted: one seed and 4 x 4 blocks of 16 k-tiles each (the
-// five seeds at 256^3 took 15 s of racecheck's GPU time).
+// (gtest XML property "mismatches") rather than asserting either outcome. Under a sanitizer (the
+// small sizes of every tool; racecheck runs it only as its exclusion proof,
+// kl.matmul.unit.racecheck.exclusion_earned, which needs the race reported, not its effect
+// counted) one seed and 4 x 4 blocks of 16 k-tiles each: the five seeds at 256^3 took 15 s of
+// racecheck's GPU time.
 TEST(PlantedMatmulMissingSync, WritesEveryElementAndRecordsWhetherTheRaceCorrupts) {
   const bool small = kl::sanitizer_small_mode();
   const Shape shape = small ? Shape{64, 64, 256} : Shape{256, 256, 256};

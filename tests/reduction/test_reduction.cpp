@@ -108,9 +108,10 @@ TEST(Reduction, LaunchRejectsBadBlocksNamingVariantAndRule) {
 
 // Rung 04 as the seed writes it (volatile, no __syncwarp) gives right sums on the H100; its
 // defect is the race only racecheck sees (kl.expect.race-reduce-unroll-volatile). Under a sanitizer
-// this is what racecheck's exclusion proof runs (kl.reduction.unit.racecheck.exclusion_earned),
-// which needs the race reported in some block, not 2^20 elements' worth of blocks (12 s of
-// racecheck's GPU time): 2^14 still gives every block size eight blocks or more.
+// (the small sizes of every tool; racecheck runs it only as its exclusion proof,
+// kl.reduction.unit.racecheck.exclusion_earned, which needs the race reported in some block, not
+// 2^20 elements' worth of blocks: 12 s of racecheck's GPU time) 2^14 elements, still eight blocks
+// or more at every block size.
 TEST(FlawedUnrollLastWarp, VolatileSumsAreRightOnThisGpu) {
   const Variant& v = variant("unroll_last_warp");
   const std::int64_t n = kl::sanitizer_small_mode() ? std::int64_t{1} << 14 : std::int64_t{1} << 20;
