@@ -3,7 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <optional>
@@ -44,10 +44,19 @@ std::optional<std::int64_t> power(std::string_view text, bool& overflow) {
   return value;
 }
 
+// A range's end as the user would write it: a power of two from 2^20 up as 2^E (the shape flags'
+// -2^40..2^40 reads so instead of as thirteen digits), anything else in digits.
+std::string bound_text(std::int64_t v) {
+  const std::uint64_t magnitude = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  if (magnitude >= (std::uint64_t{1} << 20) && (magnitude & (magnitude - 1)) == 0)
+    return std::string(v < 0 ? "-" : "") + "2^" + std::to_string(std::countr_zero(magnitude));
+  return std::to_string(v);
+}
+
 }  // namespace
 
 std::int64_t parse_integer(const std::string& flag, const std::string& text, std::int64_t lo, std::int64_t hi) {
-  const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  const std::string range = "[" + bound_text(lo) + ", " + bound_text(hi) + "]";
   bool overflow = false;
   std::optional<std::int64_t> value = whole_integer(text);
   if (!value) value = power(text, overflow);

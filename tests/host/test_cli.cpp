@@ -479,6 +479,18 @@ TEST(CliParse, IntegersAsPowers) {
     EXPECT_NE(message(bad, 1000).find("--n expects an integer in [0, 1000] (digits, or B^E such as 2^28)"),
               std::string::npos)
         << bad;
+  // Ends that are powers of two from 2^20 up read as the parser takes them; others in digits.
+  EXPECT_EQ(message("2^41", std::int64_t{1} << 40), "--n must be in [0, 2^40], got 2^41");
+  EXPECT_EQ(message("1048577", (std::int64_t{1} << 20)), "--n must be in [0, 2^20], got 1048577");
+  EXPECT_EQ(message("524289", (std::int64_t{1} << 19)), "--n must be in [0, 524288], got 524289");
+  EXPECT_EQ(message("2000001", 2000000), "--n must be in [0, 2000000], got 2000001");
+  try {
+    kl::cli::parse_integer("m", "abc", -(std::int64_t{1} << 40), std::int64_t{1} << 40);
+    ADD_FAILURE() << "'abc' accepted";
+  } catch (const kl::cli::UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "--m expects an integer in [-2^40, 2^40] (digits, or B^E such as 2^28), got 'abc'");
+  }
+  EXPECT_NE(message("2^63", INT64_MAX).find("[0, 9223372036854775807]"), std::string::npos);
 }
 
 // --help / -h after any command prints that command's usage and runs nothing (exit 0);
