@@ -60,6 +60,20 @@ check "...the perf test that runs with it" contains "$out" "kl\.bad\.perf_with_s
 check "...and no good or host test" lacks "$out" "kl\.good|kl\.host"
 check "...counting nine problems" contains "$out" "9 problem\(s\): GPU tests that cannot be spread"
 
+# check_refusals WRITE DIR FN DOES TEST: FN, written by WRITE into the project in DIR, fails to
+# configure on a name that is no test and on a call naming TEST without WHY, saying which.
+check_refusals() {
+  local write=$1 dir=$2 fn=$3 does=$4 test_name=$5
+  "$write" "$fn(kl.missing WHY \"seen\")"
+  run_captured "$KL_CMAKE" -S "$dir" -B "$dir/build"
+  check "$fn: a name that is no test fails to configure" test "$status" -ne 0
+  check "...naming it" contains "$out" "$fn: no test named kl\.missing in this directory"
+  "$write" "$fn($test_name)"
+  run_captured "$KL_CMAKE" -S "$dir" -B "$dir/build"
+  check "$fn: no WHY fails to configure" test "$status" -ne 0
+  check "...saying what is missing" contains "$out" "$fn: name at least one test and say WHY it $does"
+}
+
 # kl_run_alone in a project of its own: the test it takes alone passes the check as a whole-GPU
 # test and keeps its own environment; a name that is no test, or no WHY, fails to configure.
 alone=$scratch/alone
@@ -87,14 +101,7 @@ run_captured "$KL_CTEST" --test-dir "$alone/build" --show-only=json-v1
 check "...labelled whole-gpu" contains "$out" '"whole-gpu"'
 check "...keeping its own environment" contains "$out" '"A=1"'
 check "...without the shared one" lacks "$out" "${KL_SHARED_GPU_ENV}"
-write_project 'kl_run_alone(kl.missing WHY "seen")'
-run_captured "$KL_CMAKE" -S "$alone" -B "$alone/build"
-check "a name that is no test fails to configure" test "$status" -ne 0
-check "...naming it" contains "$out" "kl_run_alone: no test named kl\.missing in this directory"
-write_project 'kl_run_alone(kl.x)'
-run_captured "$KL_CMAKE" -S "$alone" -B "$alone/build"
-check "no WHY fails to configure" test "$status" -ne 0
-check "...saying what is missing" contains "$out" "kl_run_alone: name at least one test and say WHY it runs alone"
+check_refusals write_project "$alone" kl_run_alone "runs alone" kl.x
 
 # kl_start_first in a project of its own: in a fresh build directory (no timings) ctest -j starts
 # the test it names before the two declared ahead of it, and again once ctest has timed them all;
@@ -126,13 +133,6 @@ check "kl_start_first configures" equals "$status" 0
 check "...saying why at configure time" contains "$out" "kernel-lab: kl\.last start first: it ends the tier"
 check "...and ctest starts the test it names first" equals "$(first_started)" kl.last
 check "...and again once ctest has timed every test" equals "$(first_started)" kl.last
-write_first 'kl_start_first(kl.missing WHY "seen")'
-run_captured "$KL_CMAKE" -S "$first" -B "$first/build"
-check "a name that is no test fails to configure" test "$status" -ne 0
-check "...naming it" contains "$out" "kl_start_first: no test named kl\.missing in this directory"
-write_first 'kl_start_first(kl.last)'
-run_captured "$KL_CMAKE" -S "$first" -B "$first/build"
-check "no WHY fails to configure" test "$status" -ne 0
-check "...saying what is missing" contains "$out" "kl_start_first: name at least one test and say WHY it starts first"
+check_refusals write_first "$first" kl_start_first "starts first" kl.last
 
 finish

@@ -3,8 +3,9 @@
 // downloads only what it reports. Host-only header; kernels/matmul/device_oracle.cu.
 //
 // The host oracle (matmul::expected_elements below host_oracle_limit) costs O(m n k) on the CPU:
-// about a second at 1024^3, minutes at 8192^3. On the GPU the value and |A||B| are two DGEMMs (milliseconds at 8192^3), so no
-// check needs to sample: every element of every shape is compared, the bench's included.
+// about a second at 1024^3, minutes at 8192^3. On the GPU the value and |A||B| are two DGEMMs
+// (milliseconds at 8192^3), so no check needs to sample: every element of every shape is
+// compared, the bench's included.
 #pragma once
 
 #include "kl/case_result.hpp"
