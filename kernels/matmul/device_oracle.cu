@@ -80,6 +80,46 @@ __global__ void count_outside(const T* got, const double* value, const double* b
   }
 }
 
+template <class T>
+__device__ double operand(T x, bool round_to_half) {
+  if constexpr (std::is_same_v<T, float>)
+    return round_to_half ? static_cast<double>(__half2float(__float2half_rn(x))) : static_cast<double>(x);
+  else
+    return static_cast<double>(x);
+}
+
+// value = A B (+ bias) and bound = bound_factor * (|A||B| (+ |bias|)), each element's sums taken as
+// the host oracle takes them (oracle_rows in check.cpp): the products in k order, the bias last,
+// every product and every sum rounded once (__dmul_rn, __dadd_rn: no fused multiply-add), so the
+// value is the host oracle's double, bit for bit. No shared memory, on purpose: racecheck
+// instruments shared-memory accesses, and cuBLAS DGEMM's cost it seconds per test (the tier's
+// time, docs/GPU_TIER.md), where this runs at its own speed under every tool.
+template <class T>
+__global__ void product_in_k_order(const T* a, const T* b, const float* bias, std::int64_t rows, std::int64_t cols,
+                                   std::int64_t depth, bool round_to_half, double bound_factor, double* value,
+                                   double* bound) {
+  const std::size_t count = static_cast<std::size_t>(rows * cols);
+  for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < count;
+       e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const auto i = static_cast<std::int64_t>(e / static_cast<std::size_t>(cols));
+    const auto j = static_cast<std::int64_t>(e % static_cast<std::size_t>(cols));
+    const T* a_row = a + i * depth;
+    double sum = 0.0, magnitude = 0.0;
+    for (std::int64_t k = 0; k < depth; ++k) {
+      const double product = __dmul_rn(operand(a_row[k], round_to_half), operand(b[k * cols + j], round_to_half));
+      sum = __dadd_rn(sum, product);
+      magnitude = __dadd_rn(magnitude, fabs(product));
+    }
+    if (bias != nullptr) {
+      const double x = bias[j];
+      sum = __dadd_rn(sum, x);
+      magnitude = __dadd_rn(magnitude, fabs(x));
+    }
+    value[e] = sum;
+    bound[e] = bound_factor == 0.0 ? 0.0 : __dmul_rn(magnitude, bound_factor);
+  }
+}
+
 // C (rows x cols, row-major) += A (rows x depth) B (depth x cols) in FP64, as cuBLAS's
 // column-major C^T = B^T A^T.
 void dgemm(const double* a, const double* b, double* c, std::int64_t rows, std::int64_t cols, std::int64_t depth,
@@ -94,7 +134,8 @@ void dgemm(const double* a, const double* b, double* c, std::int64_t rows, std::
 
 template <class T>
 DeviceReference reference_of(const T* a, const T* b, const float* bias, std::int64_t rows, std::int64_t cols,
-                             std::int64_t depth, bool round_to_half, double bound_factor, cudaStream_t stream) {
+                             std::int64_t depth, bool round_to_half, double bound_factor, OracleEngine engine,
+                             cudaStream_t stream) {
   const auto at = [](std::int64_t x) { return static_cast<std::size_t>(std::max<std::int64_t>(x, 0)); };
   DeviceReference ref;
   ref.rows = rows;
@@ -106,6 +147,14 @@ DeviceReference reference_of(const T* a, const T* b, const float* bias, std::int
       throw std::invalid_argument("matmul device oracle: every side must fit cuBLAS's int");
   ref.value = DeviceBuffer<double>(outputs);
   ref.bound = DeviceBuffer<double>(outputs);
+  if (engine == OracleEngine::in_k_order ||
+      (engine == OracleEngine::by_size && static_cast<double>(rows) * cols * depth <= in_k_order_limit)) {
+    product_in_k_order<<<grid_for(outputs), block, 0, stream>>>(a, b, bias, rows, cols, depth, round_to_half,
+                                                                bound_factor, ref.value.data(), ref.bound.data());
+    KL_CUDA_CHECK(cudaGetLastError());
+    KL_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return ref;
+  }
   DeviceBuffer<double> wide_a(at(rows) * at(depth)), wide_b(at(depth) * at(cols));
   if (wide_a.size() != 0) widen<<<grid_for(wide_a.size()), block, 0, stream>>>(a, wide_a.data(), wide_a.size(), round_to_half);
   if (wide_b.size() != 0) widen<<<grid_for(wide_b.size()), block, 0, stream>>>(b, wide_b.data(), wide_b.size(), round_to_half);
@@ -169,7 +218,7 @@ CaseResult compare(const T* got, const DeviceReference& want, cudaStream_t strea
 }  // namespace
 
 DeviceReference device_reference(const float* a, const float* b, const float* bias, const Shape& shape,
-                                 InputPrecision precision, cudaStream_t stream) {
+                                 InputPrecision precision, cudaStream_t stream, OracleEngine engine) {
   if (shape.bias && bias == nullptr) throw std::invalid_argument("matmul device oracle: the shape has a bias, none given");
   const std::int64_t terms = std::max<std::int64_t>(shape.k, 0) + (shape.bias ? 1 : 0);
   // element_bound is linear in sum|a b|: its factor, widened by the FP64 oracle's own rounding in
@@ -177,15 +226,15 @@ DeviceReference device_reference(const float* a, const float* b, const float* bi
   const double g64 = bounds::gamma64(terms + 1);
   const double factor = (element_bound(terms, precision, 1.0) + g64) * (1.0 + 2.0 * g64);
   return reference_of(a, b, shape.bias ? bias : nullptr, shape.m, shape.n, shape.k, precision == InputPrecision::fp16,
-                      factor, stream);
+                      factor, engine, stream);
 }
 
 DeviceReference device_reference(const std::int32_t* a, const std::int32_t* b, std::int64_t n,
-                                 std::int32_t max_abs_input, cudaStream_t stream) {
+                                 std::int32_t max_abs_input, cudaStream_t stream, OracleEngine engine) {
   const double largest = static_cast<double>(std::max<std::int64_t>(n, 0)) * max_abs_input * max_abs_input;
   if (largest >= 0x1p53)
     throw std::invalid_argument("imatmul device oracle: n * max|x|^2 must stay below 2^53 for an exact FP64 sum");
-  return reference_of(a, b, nullptr, n, n, n, false, 0.0, stream);
+  return reference_of(a, b, nullptr, n, n, n, false, 0.0, engine, stream);
 }
 
 CaseResult compare_on_device(const float* got, const DeviceReference& want, cudaStream_t stream) {

@@ -650,37 +650,42 @@ struct DeviceInputs {
 
 }  // namespace
 
-// On shapes the host oracle takes too (tile edges, a bias, one element, k = 1), the device
-// oracle's value is the host's within both oracles' FP64 rounding, exactly on small integers, and
-// its bound is the host's, widened by no more than that rounding.
-// Under a sanitizer (which watches the oracle's cuBLAS kernels, not the lab's) two shapes do.
+// On shapes the host oracle takes too (tile edges, a bias, one element, k = 1), each engine of the
+// device oracle against the host's: the kernel in k order gives the host's value bit for bit on
+// any data; cuBLAS DGEMM (which sums in its own order) gives it within both oracles' FP64
+// rounding, exactly on small integers. Either bound is the host's, widened by no more than that
+// rounding. Under a sanitizer two shapes do.
 TEST(MatmulDeviceOracle, AgreesWithTheHostOracle) {
   const std::vector<Shape> shapes =
       kl::sanitizer_small_mode()
           ? std::vector<Shape>{{7, 5, 1}, {33, 65, 17, true}}
           : std::vector<Shape>{{1, 1, 1}, {7, 5, 1}, {33, 65, 17, true}, {129, 257, 65}, {64, 48, 300, true}};
-  for (const Shape& shape : shapes)
-    for (const Data data : {Data::random, Data::small_integers})
-      for (const InputPrecision p : {InputPrecision::fp32, InputPrecision::fp16}) {
-        const Inputs in = make_inputs(shape, data, 21);
-        const DeviceInputs dev(in);
-        const DeviceReference ref = device_reference(dev.a.data(), dev.b.data(), dev.bias.data(), shape, p);
-        const std::vector<double> value = ref.value.download(), bound = ref.bound.download();
-        ASSERT_EQ(value.size(), static_cast<std::size_t>(shape.m * shape.n));
-        const double g64 = kl::bounds::gamma64(shape.k + 2);
-        for (std::int64_t i = 0; i < shape.m; ++i)
-          for (std::int64_t j = 0; j < shape.n; ++j) {
-            const auto e = static_cast<std::size_t>(i * shape.n + j);
-            const Expected host = oracle_element(in, shape, p, i, j);
-            const double magnitude = host.bound / element_bound(shape.k + (shape.bias ? 1 : 0), p, 1.0);
-            if (data == Data::small_integers)
-              ASSERT_EQ(value[e], host.value) << "m=" << shape.m << " n=" << shape.n << " k=" << shape.k << " at " << e;
-            else
-              ASSERT_LE(std::fabs(value[e] - host.value), 2 * g64 * magnitude) << "at " << e;
-            ASSERT_GE(bound[e], host.bound) << "at " << e;
-            ASSERT_LE(bound[e], host.bound * (1 + 1e-8) + 1e-300) << "at " << e;
-          }
-      }
+  for (const OracleEngine engine : {OracleEngine::in_k_order, OracleEngine::cublas_dgemm})
+    for (const Shape& shape : shapes)
+      for (const Data data : {Data::random, Data::small_integers})
+        for (const InputPrecision p : {InputPrecision::fp32, InputPrecision::fp16}) {
+          SCOPED_TRACE(::testing::Message() << (engine == OracleEngine::in_k_order ? "in k order" : "cuBLAS DGEMM")
+                                            << " m=" << shape.m << " n=" << shape.n << " k=" << shape.k);
+          const Inputs in = make_inputs(shape, data, 21);
+          const DeviceInputs dev(in);
+          const DeviceReference ref =
+              device_reference(dev.a.data(), dev.b.data(), dev.bias.data(), shape, p, nullptr, engine);
+          const std::vector<double> value = ref.value.download(), bound = ref.bound.download();
+          ASSERT_EQ(value.size(), static_cast<std::size_t>(shape.m * shape.n));
+          const double g64 = kl::bounds::gamma64(shape.k + 2);
+          for (std::int64_t i = 0; i < shape.m; ++i)
+            for (std::int64_t j = 0; j < shape.n; ++j) {
+              const auto e = static_cast<std::size_t>(i * shape.n + j);
+              const Expected host = oracle_element(in, shape, p, i, j);
+              const double magnitude = host.bound / element_bound(shape.k + (shape.bias ? 1 : 0), p, 1.0);
+              if (data == Data::small_integers || engine == OracleEngine::in_k_order)
+                ASSERT_EQ(value[e], host.value) << "at " << e;
+              else
+                ASSERT_LE(std::fabs(value[e] - host.value), 2 * g64 * magnitude) << "at " << e;
+              ASSERT_GE(bound[e], host.bound) << "at " << e;
+              ASSERT_LE(bound[e], host.bound * (1 + 1e-8) + 1e-300) << "at " << e;
+            }
+        }
 }
 
 namespace {

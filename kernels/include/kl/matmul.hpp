@@ -67,8 +67,8 @@ std::vector<double> oracle(const Inputs& in, const Shape& shape);
 // Every element of C is checked, at every size. Products up to this many multiply-adds (m*n*k)
 // take the double oracle on the host (oracle_element's sums, a row of C at a time: independent of
 // the GPU, and what host tests can run); larger ones the FP64 oracle on the GPU
-// (kl/matmul_oracle.hpp: cuBLAS DGEMM for the value and for sum|a||b|), which takes milliseconds
-// where the host would take minutes.
+// (kl/matmul_oracle.hpp: the lab's kernel in the host's order, cuBLAS DGEMM past 2^34), which
+// takes milliseconds where the host would take minutes.
 inline constexpr std::int64_t host_oracle_limit = std::int64_t{1} << 27;
 bool host_oracle_takes(const Shape& shape);
 

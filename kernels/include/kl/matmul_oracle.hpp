@@ -1,11 +1,14 @@
-// The FP64 oracle of every element of a product, computed on the GPU (cuBLAS DGEMM), with the
-// per-element bound computed there too, and the comparison of a device output against it that
-// downloads only what it reports. Host-only header; kernels/matmul/device_oracle.cu.
+// The FP64 oracle of every element of a product, computed on the GPU, with the per-element bound
+// computed there too, and the comparison of a device output against it that downloads only what
+// it reports. Host-only header; kernels/matmul/device_oracle.cu.
 //
 // The host oracle (matmul::expected_elements below host_oracle_limit) costs O(m n k) on the CPU:
-// about a second at 1024^3, minutes at 8192^3. On the GPU the value and |A||B| are two DGEMMs
-// (milliseconds at 8192^3), so no check needs to sample: every element of every shape is
-// compared, the bench's included.
+// about a second at 1024^3, minutes at 8192^3. On the GPU it takes milliseconds, so no check needs
+// to sample: every element of every shape is compared, the bench's included. Up to
+// in_k_order_limit multiply-adds the lab's own kernel sums each element in the host oracle's order
+// (the same doubles); above it, the value and |A||B| are two cuBLAS DGEMMs on the FP64 tensor
+// cores (1.1 TFLOP each at 8192^3: tens of milliseconds by the peak, where one thread an element
+// without them would take several times as long; estimated, not measured).
 #pragma once
 
 #include "kl/case_result.hpp"
@@ -28,15 +31,25 @@ struct DeviceReference {
   DeviceBuffer<double> value, bound;
 };
 
+// Which computes the reference: by_size takes the kernel in k order up to in_k_order_limit
+// multiply-adds (m * n * k) and cuBLAS DGEMM above; the other two force one (the oracle's tests
+// run each against the host oracle).
+enum class OracleEngine { by_size, in_k_order, cublas_dgemm };
+// 2^34: every test shape (the sanitizer runs' included, which the kernel keeps off racecheck's
+// costly path) and the bench's smaller shapes (1024^3 to the K-heavy 1024 x 1024 x 16384).
+inline constexpr double in_k_order_limit = 0x1p34;
+
 // The reference of C = A B (+ bias) for device inputs in the lab's layout (row-major; bias may be
 // nullptr when !shape.bias), of the inputs the variant multiplies: FP16-rounded for
 // InputPrecision::fp16. Synchronises with `stream` before it returns.
 DeviceReference device_reference(const float* a, const float* b, const float* bias, const Shape& shape,
-                                 InputPrecision precision, cudaStream_t stream = nullptr);
+                                 InputPrecision precision, cudaStream_t stream = nullptr,
+                                 OracleEngine engine = OracleEngine::by_size);
 // The exact reference of an int32 product (imatmul's n x n); throws std::invalid_argument when
 // n * max|a| * max|b| could reach 2^53 (not the case for any shape imatmul takes).
 DeviceReference device_reference(const std::int32_t* a, const std::int32_t* b, std::int64_t n,
-                                 std::int32_t max_abs_input, cudaStream_t stream = nullptr);
+                                 std::int32_t max_abs_input, cudaStream_t stream = nullptr,
+                                 OracleEngine engine = OracleEngine::by_size);
 
 // Compares every element of a device output with the reference on the GPU: |got - value| <= bound
 // (NaN, the float poison, fails). Only the mismatch count and the lowest mismatching indices
