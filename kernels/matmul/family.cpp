@@ -1,7 +1,7 @@
 // The matmul family (FP32, cuBLAS reference) as the harness sees it (family.hpp), with its own
 // command, `kernel-lab tune` (tune_command.cpp). imatmul shares the folder: family_imatmul.cpp.
-// run: --m M --n N --k K [--bias 1]: check against the oracle, then time, and time cuBLAS SGEMM
-// on the same shape in the same process for the ratio.
+// run: --m M --n N --k K [--bias 1] [--reference 0]: check against the oracle, then time, and time
+// cuBLAS SGEMM on the same shape in the same process for the ratio (not with --reference 0).
 // Staged inputs (uncoalesced's B transposed, GemmEx's FP16 copies) are written once, before the
 // timing.
 // bench: matmul in TFLOPS at 4096^3 against cuBLAS SGEMM measured here, and the SGEMM ladder
@@ -59,6 +59,7 @@ int run_matmul(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) 
   require_supported(info, v.unsupported(shape));
   const std::uint64_t seed = seed_flag(a);
   const int reps = reps_flag(a);
+  const bool time_reference = a.integer("reference", 1, 0, 1) == 1;
   require_gpu();
   out << info.id() << ": m=" << shape.m << " n=" << shape.n << " k=" << shape.k << (shape.bias ? " bias" : "")
       << " seed=" << seed << "\n";
@@ -75,7 +76,7 @@ int run_matmul(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) 
   const matmul::Variant& ref = matmul::variants().front();
   matmul::Shape ref_shape = shape;
   ref_shape.bias = false;  // the reference multiplies only; the bias is n extra adds
-  if (ref.supports(ref_shape)) {
+  if (time_reference && ref.supports(ref_shape)) {
     const TimingSummary rt = time_matmul(ref, ref_shape, in, reps);
     out << ", " << ref.info.id() << " " << tflops(ref, ref_shape, rt) << " TFLOPS in this process, ratio "
         << std::setprecision(3) << rt.median_ms / t.median_ms;
@@ -187,6 +188,7 @@ const Family& family_matmul() {
                    {"n", "N", "columns of B and C (default 4096)"},
                    {"k", "K", "columns of A, rows of B (default 4096)"},
                    {"bias", "0|1", "1 adds seed 001's bias row to C (tiled_bounds)"},
+                   {"reference", "0|1", "1 (default) also times cuBLAS SGEMM, for the ratio; 0 does not"},
                    cli::seed_flag_spec(),
                    cli::reps_flag_spec()};
     f.run = cli::run_matmul;

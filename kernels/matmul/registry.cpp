@@ -276,12 +276,15 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         wgmma_multicast_rule, stage_then_launch<stage_half_rows, launch_wgmma_multicast_staged>},
        InputPrecision::fp16, stage_half_rows, launch_wgmma_multicast_staged},
+      // The planted findings' runs pass --reference 0: under a tool or the perturbation build,
+      // timing cuBLAS SGEMM for the ratio adds only cuBLAS's launches (under racecheck about a
+      // third of the piece-ticket twin's unseen run, docs/GPU_TIER.md).
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",
          Role::planted,
          {{Checker::racecheck, R"(Race reported between)", "race-tiled-missing-sync",
-           {"--m", "64", "--n", "64", "--k", "64", "--reps", "1"}, "matmul.tiled_bounds"}}},
+           {"--m", "64", "--n", "64", "--k", "64", "--reps", "1", "--reference", "0"}, "matmul.tiled_bounds"}}},
         any_shape, launch_tiled_missing_second_sync}},
       {{{"matmul", "last_store_after_announce", seed004, "-",
          "PLANTED: rung 36 whose consumers' leaders store the last element of a shared tile's "
@@ -291,7 +294,7 @@ const std::vector<Variant>& table() {
          "out wrong.",
          Role::planted,
          {{Checker::perturbation, "", "perturb-last-store-after-announce",
-           {"--m", "129", "--n", "257", "--k", "2048", "--reps", "1"}, "matmul.wgmma_stream_k"}}},
+           {"--m", "129", "--n", "257", "--k", "2048", "--reps", "1", "--reference", "0"}, "matmul.wgmma_stream_k"}}},
         wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_last_store_after_announce_staged>},
        InputPrecision::fp16, stage_half_rows, launch_last_store_after_announce_staged},
       {{{"matmul", "cluster_local_release", seed004, "-",
@@ -302,7 +305,7 @@ const std::vector<Variant>& table() {
          "pairs of tiles, where the rung runs them) the blocks of a pair drift apart and the "
          "exactness check fails.",
          Role::planted,
-         {{Checker::oracle, "", "", {"--m", "256", "--n", "51200", "--k", "512", "--reps", "1"},
+         {{Checker::oracle, "", "", {"--m", "256", "--n", "51200", "--k", "512", "--reps", "1", "--reference", "0"},
            "matmul.wgmma_multicast"}}},
         wgmma_multicast_rule, stage_then_launch<stage_half_rows, launch_cluster_local_release_staged>},
        InputPrecision::fp16, stage_half_rows, launch_cluster_local_release_staged},
@@ -313,7 +316,7 @@ const std::vector<Variant>& table() {
          "an unpublished store after the ticket, and the tile comes out wrong.",
          Role::planted,
          {{Checker::perturbation, "", "perturb-relaxed-piece-ticket",
-           {"--m", "2110", "--n", "1021", "--k", "144", "--reps", "1"}, "matmul.stream_k"}}},
+           {"--m", "2110", "--n", "1021", "--k", "144", "--reps", "1", "--reference", "0"}, "matmul.stream_k"}}},
         whole_tiles_from_sm80<stream_k_tile>, launch_relaxed_piece_ticket}},
   };
   return variants;
