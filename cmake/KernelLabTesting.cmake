@@ -102,7 +102,8 @@ endfunction()
 # For kl_run_alone and kl_start_first (reads their ARG_* variables): at least one test, each a test
 # of the calling directory, and a WHY; FN names the caller in the message, DOES what WHY explains.
 macro(_kl_require_named_tests fn does)
-  if(NOT ARG_UNPARSED_ARGUMENTS OR NOT ARG_WHY)
+  # WHY is text: only an empty one is missing ("No" or "0" would read as false to if(NOT ...)).
+  if(NOT ARG_UNPARSED_ARGUMENTS OR "${ARG_WHY}" STREQUAL "")
     message(FATAL_ERROR "${fn}: name at least one test and say WHY it ${does}")
   endif()
   foreach(named_test IN LISTS ARG_UNPARSED_ARGUMENTS)

@@ -61,7 +61,8 @@ check "...and no good or host test" lacks "$out" "kl\.good|kl\.host"
 check "...counting nine problems" contains "$out" "9 problem\(s\): GPU tests that cannot be spread"
 
 # check_refusals WRITE DIR FN DOES TEST: FN, written by WRITE into the project in DIR, fails to
-# configure on a name that is no test and on a call naming TEST without WHY, saying which.
+# configure on a name that is no test and on a call naming TEST without WHY or with an empty one,
+# saying which; a WHY that CMake would read as false ("No") is a reason all the same.
 check_refusals() {
   local write=$1 dir=$2 fn=$3 does=$4 test_name=$5
   "$write" "$fn(kl.missing WHY \"seen\")"
@@ -72,6 +73,13 @@ check_refusals() {
   run_captured "$KL_CMAKE" -S "$dir" -B "$dir/build"
   check "$fn: no WHY fails to configure" test "$status" -ne 0
   check "...saying what is missing" contains "$out" "$fn: name at least one test and say WHY it $does"
+  "$write" "$fn($test_name WHY \"\")"
+  run_captured "$KL_CMAKE" -S "$dir" -B "$dir/build"
+  check "$fn: an empty WHY fails to configure" test "$status" -ne 0
+  check "...as a missing one" contains "$out" "$fn: name at least one test and say WHY it $does"
+  "$write" "$fn($test_name WHY \"No\")"
+  run_captured "$KL_CMAKE" -S "$dir" -B "$dir/build"
+  check "$fn: a WHY that reads as false in CMake configures" equals "$status" 0
 }
 
 # kl_run_alone in a project of its own: the test it takes alone passes the check as a whole-GPU
