@@ -80,12 +80,8 @@ __global__ void count_outside(const T* got, const double* value, const double* b
   }
 }
 
-template <class T>
-__device__ double operand(T x, bool round_to_half) {
-  if constexpr (std::is_same_v<T, float>)
-    return round_to_half ? static_cast<double>(__half2float(__float2half_rn(x))) : static_cast<double>(x);
-  else
-    return static_cast<double>(x);
+__device__ double operand(float x, bool round_to_half) {
+  return round_to_half ? static_cast<double>(__half2float(__float2half_rn(x))) : static_cast<double>(x);
 }
 
 // value = A B (+ bias) and bound = bound_factor * (|A||B| (+ |bias|)), each element's sums taken as
@@ -93,17 +89,16 @@ __device__ double operand(T x, bool round_to_half) {
 // every product and every sum rounded once (__dmul_rn, __dadd_rn: no fused multiply-add), so the
 // value is the host oracle's double, bit for bit. No shared memory, on purpose: racecheck
 // instruments shared-memory accesses, and cuBLAS DGEMM's cost it seconds per test (the tier's
-// time, docs/GPU_TIER.md), where this runs at its own speed under every tool.
-template <class T>
-__global__ void product_in_k_order(const T* a, const T* b, const float* bias, std::int64_t rows, std::int64_t cols,
-                                   std::int64_t depth, bool round_to_half, double bound_factor, double* value,
-                                   double* bound) {
+// time, docs/GPU_TIER.md); racecheck does not slow this one.
+__global__ void product_in_k_order(const float* a, const float* b, const float* bias, std::int64_t rows,
+                                   std::int64_t cols, std::int64_t depth, bool round_to_half, double bound_factor,
+                                   double* value, double* bound) {
   const std::size_t count = static_cast<std::size_t>(rows * cols);
   for (std::size_t e = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; e < count;
        e += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     const auto i = static_cast<std::int64_t>(e / static_cast<std::size_t>(cols));
     const auto j = static_cast<std::int64_t>(e % static_cast<std::size_t>(cols));
-    const T* a_row = a + i * depth;
+    const float* a_row = a + i * depth;
     double sum = 0.0, magnitude = 0.0;
     for (std::int64_t k = 0; k < depth; ++k) {
       const double product = __dmul_rn(operand(a_row[k], round_to_half), operand(b[k * cols + j], round_to_half));
@@ -116,7 +111,7 @@ __global__ void product_in_k_order(const T* a, const T* b, const float* bias, st
       magnitude = __dadd_rn(magnitude, fabs(x));
     }
     value[e] = sum;
-    bound[e] = bound_factor == 0.0 ? 0.0 : __dmul_rn(magnitude, bound_factor);
+    bound[e] = __dmul_rn(magnitude, bound_factor);
   }
 }
 
@@ -130,6 +125,11 @@ void dgemm(const double* a, const double* b, double* c, std::int64_t rows, std::
   const auto m = static_cast<int>(rows), n = static_cast<int>(cols), k = static_cast<int>(depth);
   KL_CUBLAS_CHECK(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, std::max(n, 1), a, std::max(k, 1), &beta,
                               c, std::max(n, 1)));
+}
+
+bool in_k_order_takes(std::int64_t rows, std::int64_t cols, std::int64_t depth) {
+  return static_cast<double>(rows) * static_cast<double>(cols) * static_cast<double>(depth) <= in_k_order_limit &&
+         depth <= in_k_order_max_depth;
 }
 
 template <class T>
@@ -147,13 +147,15 @@ DeviceReference reference_of(const T* a, const T* b, const float* bias, std::int
       throw std::invalid_argument("matmul device oracle: every side must fit cuBLAS's int");
   ref.value = DeviceBuffer<double>(outputs);
   ref.bound = DeviceBuffer<double>(outputs);
-  if (engine == OracleEngine::in_k_order ||
-      (engine == OracleEngine::by_size && static_cast<double>(rows) * cols * depth <= in_k_order_limit)) {
-    product_in_k_order<<<grid_for(outputs), block, 0, stream>>>(a, b, bias, rows, cols, depth, round_to_half,
-                                                                bound_factor, ref.value.data(), ref.bound.data());
-    KL_CUDA_CHECK(cudaGetLastError());
-    KL_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return ref;
+  if constexpr (std::is_same_v<T, float>) {
+    const bool by_size = engine == OracleEngine::by_size && in_k_order_takes(rows, cols, depth);
+    if (engine == OracleEngine::in_k_order || by_size) {
+      product_in_k_order<<<grid_for(outputs), block, 0, stream>>>(a, b, bias, rows, cols, depth, round_to_half,
+                                                                  bound_factor, ref.value.data(), ref.bound.data());
+      KL_CUDA_CHECK(cudaGetLastError());
+      KL_CUDA_CHECK(cudaStreamSynchronize(stream));
+      return ref;
+    }
   }
   DeviceBuffer<double> wide_a(at(rows) * at(depth)), wide_b(at(depth) * at(cols));
   if (wide_a.size() != 0) widen<<<grid_for(wide_a.size()), block, 0, stream>>>(a, wide_a.data(), wide_a.size(), round_to_half);
@@ -230,11 +232,11 @@ DeviceReference device_reference(const float* a, const float* b, const float* bi
 }
 
 DeviceReference device_reference(const std::int32_t* a, const std::int32_t* b, std::int64_t n,
-                                 std::int32_t max_abs_input, cudaStream_t stream, OracleEngine engine) {
+                                 std::int32_t max_abs_input, cudaStream_t stream) {
   const double largest = static_cast<double>(std::max<std::int64_t>(n, 0)) * max_abs_input * max_abs_input;
   if (largest >= 0x1p53)
     throw std::invalid_argument("imatmul device oracle: n * max|x|^2 must stay below 2^53 for an exact FP64 sum");
-  return reference_of(a, b, nullptr, n, n, n, false, 0.0, engine, stream);
+  return reference_of(a, b, nullptr, n, n, n, false, 0.0, OracleEngine::cublas_dgemm, stream);
 }
 
 CaseResult compare_on_device(const float* got, const DeviceReference& want, cudaStream_t stream) {

@@ -277,8 +277,8 @@ const std::vector<Variant>& table() {
         wgmma_multicast_rule, stage_then_launch<stage_half_rows, launch_wgmma_multicast_staged>},
        InputPrecision::fp16, stage_half_rows, launch_wgmma_multicast_staged},
       // The planted findings' runs pass --reference 0: under a tool or the perturbation build,
-      // timing cuBLAS SGEMM for the ratio adds only cuBLAS's launches (under racecheck about a
-      // third of the piece-ticket twin's unseen run, docs/GPU_TIER.md).
+      // timing cuBLAS SGEMM for the ratio adds only cuBLAS's launches (about a third of the
+      // piece-ticket twin's unseen run, its four tools and four plain runs: docs/GPU_TIER.md).
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",

@@ -80,6 +80,7 @@ check_refusals() {
   "$write" "$fn($test_name WHY \"No\")"
   run_captured "$KL_CMAKE" -S "$dir" -B "$dir/build"
   check "$fn: a WHY that reads as false in CMake configures" equals "$status" 0
+  check "...and is printed as the reason" contains "$out" ": No$"
 }
 
 # kl_run_alone in a project of its own: the test it takes alone passes the check as a whole-GPU

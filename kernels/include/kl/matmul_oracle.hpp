@@ -31,13 +31,18 @@ struct DeviceReference {
   DeviceBuffer<double> value, bound;
 };
 
-// Which computes the reference: by_size takes the kernel in k order up to in_k_order_limit
-// multiply-adds (m * n * k) and cuBLAS DGEMM above; the other two force one (the oracle's tests
-// run each against the host oracle).
+// Which computes the reference of an FP32 product: by_size takes the kernel in k order up to
+// in_k_order_limit multiply-adds (m * n * k) with k up to in_k_order_max_depth, cuBLAS DGEMM
+// otherwise; the other two force one (the oracle's tests run each against the host oracle).
+// imatmul's int32 reference is DGEMM's.
 enum class OracleEngine { by_size, in_k_order, cublas_dgemm };
-// 2^34: every test shape (the sanitizer runs' included, which the kernel keeps off racecheck's
-// costly path) and the bench's smaller shapes (1024^3 to the K-heavy 1024 x 1024 x 16384).
+// 2^34: the test shapes the device oracle takes, sanitizer runs included, where the kernel keeps
+// racecheck off DGEMM's shared memory, but for the 4096^3 and 8192^3 of the wrong-tile test; and
+// the bench's 1024^3, 2048^3, 4096 x 4096 x 1024 and K-heavy 1024 x 1024 x 16384.
 inline constexpr double in_k_order_limit = 0x1p34;
+// A thread sums its element's k products alone: a skinny shape with a long k (1 x 1 x 2^28) would
+// leave one thread a quarter of a billion dependent adds, so k past 2^16 takes DGEMM too.
+inline constexpr std::int64_t in_k_order_max_depth = std::int64_t{1} << 16;
 
 // The reference of C = A B (+ bias) for device inputs in the lab's layout (row-major; bias may be
 // nullptr when !shape.bias), of the inputs the variant multiplies: FP16-rounded for
@@ -48,8 +53,7 @@ DeviceReference device_reference(const float* a, const float* b, const float* bi
 // The exact reference of an int32 product (imatmul's n x n); throws std::invalid_argument when
 // n * max|a| * max|b| could reach 2^53 (not the case for any shape imatmul takes).
 DeviceReference device_reference(const std::int32_t* a, const std::int32_t* b, std::int64_t n,
-                                 std::int32_t max_abs_input, cudaStream_t stream = nullptr,
-                                 OracleEngine engine = OracleEngine::by_size);
+                                 std::int32_t max_abs_input, cudaStream_t stream = nullptr);
 
 // Compares every element of a device output with the reference on the GPU: |got - value| <= bound
 // (NaN, the float poison, fails). Only the mismatch count and the lowest mismatching indices
