@@ -127,7 +127,7 @@ void dgemm(const double* a, const double* b, double* c, std::int64_t rows, std::
                               c, std::max(n, 1)));
 }
 
-bool in_k_order_takes(std::int64_t rows, std::int64_t cols, std::int64_t depth) {
+bool kernel_takes(std::int64_t rows, std::int64_t cols, std::int64_t depth) {
   return static_cast<double>(rows) * static_cast<double>(cols) * static_cast<double>(depth) <= in_k_order_limit &&
          depth <= in_k_order_max_depth;
 }
@@ -148,7 +148,7 @@ DeviceReference reference_of(const T* a, const T* b, const float* bias, std::int
   ref.value = DeviceBuffer<double>(outputs);
   ref.bound = DeviceBuffer<double>(outputs);
   if constexpr (std::is_same_v<T, float>) {
-    const bool by_size = engine == OracleEngine::by_size && in_k_order_takes(rows, cols, depth);
+    const bool by_size = engine == OracleEngine::by_size && kernel_takes(rows, cols, depth);
     if (engine == OracleEngine::in_k_order || by_size) {
       product_in_k_order<<<grid_for(outputs), block, 0, stream>>>(a, b, bias, rows, cols, depth, round_to_half,
                                                                   bound_factor, ref.value.data(), ref.bound.data());
@@ -218,6 +218,8 @@ CaseResult compare(const T* got, const DeviceReference& want, cudaStream_t strea
 }
 
 }  // namespace
+
+bool in_k_order_takes(const Shape& shape) { return kernel_takes(shape.m, shape.n, shape.k); }
 
 DeviceReference device_reference(const float* a, const float* b, const float* bias, const Shape& shape,
                                  InputPrecision precision, cudaStream_t stream, OracleEngine engine) {

@@ -5,6 +5,7 @@
 #include "kl/error_bounds.hpp"
 #include "kl/geometry.hpp"
 #include "kl/matmul.hpp"
+#include "kl/matmul_oracle.hpp"
 
 #include <gtest/gtest.h>
 
@@ -138,6 +139,20 @@ TEST(Oracles, MatmulExpectedElementsCoverEveryElementInOrder) {
 }
 
 // The scalar head before 16-byte vectors: 0..3 four-byte elements, never more than n.
+// Which engine the matmul device oracle takes by size (kl/matmul_oracle.hpp): its own kernel up to
+// 2^34 multiply-adds with k up to 2^16 (the bench's K-heavy and 4096 x 4096 x 1024 sit exactly on
+// the first), cuBLAS DGEMM past either (a skinny shape's long k would be one thread's chain).
+TEST(Oracles, TheMatmulDeviceOracleTakesItsKernelWithinBothLimits) {
+  using kl::matmul::in_k_order_takes;
+  EXPECT_TRUE(in_k_order_takes({1024, 1024, 16384}));
+  EXPECT_TRUE(in_k_order_takes({4096, 4096, 1024}));
+  EXPECT_FALSE(in_k_order_takes({4096, 4096, 1025}));
+  EXPECT_FALSE(in_k_order_takes({4096, 4096, 4096}));
+  EXPECT_TRUE(in_k_order_takes({1, 1, 65536}));
+  EXPECT_FALSE(in_k_order_takes({1, 1, 65537}));
+  EXPECT_FALSE(in_k_order_takes({1, 1, std::int64_t{1} << 28}));
+}
+
 TEST(Geometry, HeadTo16BytesCountsTheElementsBeforeTheBoundary) {
   alignas(16) float data[8] = {};
   EXPECT_EQ(kl::head_to_16_bytes(data, 100), 0);

@@ -43,6 +43,8 @@ inline constexpr double in_k_order_limit = 0x1p34;
 // A thread sums its element's k products alone: a skinny shape with a long k (1 x 1 x 2^28) would
 // leave one thread a quarter of a billion dependent adds, so k past 2^16 takes DGEMM too.
 inline constexpr std::int64_t in_k_order_max_depth = std::int64_t{1} << 16;
+// Whether by_size takes the kernel for C = A B of `shape` (both limits above; host code).
+bool in_k_order_takes(const Shape& shape);
 
 // The reference of C = A B (+ bias) for device inputs in the lab's layout (row-major; bias may be
 // nullptr when !shape.bias), of the inputs the variant multiplies: FP16-rounded for
