@@ -60,25 +60,28 @@ check "...the perf test that runs with it" contains "$out" "kl\.bad\.perf_with_s
 check "...and no good or host test" lacks "$out" "kl\.good|kl\.host"
 check "...counting nine problems" contains "$out" "9 problem\(s\): GPU tests that cannot be spread"
 
+# configure_with WRITE DIR CALL: the project in DIR, written by WRITE with CALL, configured.
+configure_with() {
+  "$1" "$3"
+  run_captured "$KL_CMAKE" -S "$2" -B "$2/build"
+}
+
 # check_refusals WRITE DIR FN DOES TEST: FN, written by WRITE into the project in DIR, fails to
 # configure on a name that is no test and on a call naming TEST without WHY or with an empty one,
 # saying which; a WHY that CMake would read as false ("No") is a reason all the same.
 check_refusals() {
   local write=$1 dir=$2 fn=$3 does=$4 test_name=$5
-  "$write" "$fn(kl.missing WHY \"seen\")"
-  run_captured "$KL_CMAKE" -S "$dir" -B "$dir/build"
+  local missing="$fn: name at least one test and say WHY it $does"
+  configure_with "$write" "$dir" "$fn(kl.missing WHY \"seen\")"
   check "$fn: a name that is no test fails to configure" test "$status" -ne 0
   check "...naming it" contains "$out" "$fn: no test named kl\.missing in this directory"
-  "$write" "$fn($test_name)"
-  run_captured "$KL_CMAKE" -S "$dir" -B "$dir/build"
+  configure_with "$write" "$dir" "$fn($test_name)"
   check "$fn: no WHY fails to configure" test "$status" -ne 0
-  check "...saying what is missing" contains "$out" "$fn: name at least one test and say WHY it $does"
-  "$write" "$fn($test_name WHY \"\")"
-  run_captured "$KL_CMAKE" -S "$dir" -B "$dir/build"
+  check "...saying what is missing" contains "$out" "$missing"
+  configure_with "$write" "$dir" "$fn($test_name WHY \"\")"
   check "$fn: an empty WHY fails to configure" test "$status" -ne 0
-  check "...as a missing one" contains "$out" "$fn: name at least one test and say WHY it $does"
-  "$write" "$fn($test_name WHY \"No\")"
-  run_captured "$KL_CMAKE" -S "$dir" -B "$dir/build"
+  check "...as a missing one" contains "$out" "$missing"
+  configure_with "$write" "$dir" "$fn($test_name WHY \"No\")"
   check "$fn: a WHY that reads as false in CMake configures" equals "$status" 0
   check "...and is printed as the reason" contains "$out" ": No$"
 }
