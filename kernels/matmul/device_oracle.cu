@@ -22,12 +22,18 @@ unsigned grid_for(std::size_t count) {
   return static_cast<unsigned>(std::clamp<std::size_t>((count + block - 1) / block, 1, 8192));
 }
 
+// An FP32 input as the oracle multiplies it: FP16-rounded (round to nearest even) for the
+// variants that multiply FP16, as round_to_fp16 on the host.
+__device__ double operand(float x, bool round_to_half) {
+  return round_to_half ? static_cast<double>(__half2float(__float2half_rn(x))) : static_cast<double>(x);
+}
+
 template <class T>
 __global__ void widen(const T* in, double* out, std::size_t count, bool round_to_half) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     if constexpr (std::is_same_v<T, float>)
-      out[i] = round_to_half ? static_cast<double>(__half2float(__float2half_rn(in[i]))) : static_cast<double>(in[i]);
+      out[i] = operand(in[i], round_to_half);
     else
       out[i] = static_cast<double>(in[i]);
   }
@@ -80,10 +86,6 @@ __global__ void count_outside(const T* got, const double* value, const double* b
   }
 }
 
-__device__ double operand(float x, bool round_to_half) {
-  return round_to_half ? static_cast<double>(__half2float(__float2half_rn(x))) : static_cast<double>(x);
-}
-
 // value = A B (+ bias) and bound = bound_factor * (|A||B| (+ |bias|)), each element's sums taken as
 // the host oracle takes them (oracle_rows in check.cpp): the products in k order, the bias last,
 // every product and every sum rounded once (__dmul_rn, __dadd_rn: no fused multiply-add), so the
@@ -127,11 +129,6 @@ void dgemm(const double* a, const double* b, double* c, std::int64_t rows, std::
                               c, std::max(n, 1)));
 }
 
-bool kernel_takes(std::int64_t rows, std::int64_t cols, std::int64_t depth) {
-  return static_cast<double>(rows) * static_cast<double>(cols) * static_cast<double>(depth) <= in_k_order_limit &&
-         depth <= in_k_order_max_depth;
-}
-
 template <class T>
 DeviceReference reference_of(const T* a, const T* b, const float* bias, std::int64_t rows, std::int64_t cols,
                              std::int64_t depth, bool round_to_half, double bound_factor, OracleEngine engine,
@@ -148,7 +145,7 @@ DeviceReference reference_of(const T* a, const T* b, const float* bias, std::int
   ref.value = DeviceBuffer<double>(outputs);
   ref.bound = DeviceBuffer<double>(outputs);
   if constexpr (std::is_same_v<T, float>) {
-    const bool by_size = engine == OracleEngine::by_size && kernel_takes(rows, cols, depth);
+    const bool by_size = engine == OracleEngine::by_size && in_k_order_takes({rows, cols, depth});
     if (engine == OracleEngine::in_k_order || by_size) {
       product_in_k_order<<<grid_for(outputs), block, 0, stream>>>(a, b, bias, rows, cols, depth, round_to_half,
                                                                   bound_factor, ref.value.data(), ref.bound.data());
@@ -219,7 +216,11 @@ CaseResult compare(const T* got, const DeviceReference& want, cudaStream_t strea
 
 }  // namespace
 
-bool in_k_order_takes(const Shape& shape) { return kernel_takes(shape.m, shape.n, shape.k); }
+bool in_k_order_takes(const Shape& shape) {
+  return static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k) <=
+             in_k_order_limit &&
+         shape.k <= in_k_order_max_depth;
+}
 
 DeviceReference device_reference(const float* a, const float* b, const float* bias, const Shape& shape,
                                  InputPrecision precision, cudaStream_t stream, OracleEngine engine) {

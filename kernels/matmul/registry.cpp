@@ -8,6 +8,8 @@
 #include "kl/matmul.hpp"
 
 #include <climits>
+#include <string>
+#include <vector>
 
 namespace kl::matmul {
 namespace {
@@ -17,6 +19,14 @@ constexpr const char* seed001 = "001_7584b942d36babe4.txt";
 constexpr const char* seed002 = "002_546f08ca611913b2.txt";
 constexpr const char* seed003 = "003_2eb1131b3d611900.txt";
 constexpr const char* seed004 = "004_f92a7ab1d28b5b9a.txt";
+
+// A planted finding's `kernel-lab run` arguments: its shape and one timed run, without cuBLAS's
+// timing (--reference 0): under a tool or the perturbation build that timing adds only cuBLAS's
+// launches (about a third of the piece-ticket twin's unseen run, its four tools and four plain
+// runs: docs/GPU_TIER.md).
+std::vector<std::string> finding_run(const char* m, const char* n, const char* k) {
+  return {"--m", m, "--n", n, "--k", k, "--reps", "1", "--reference", "0"};
+}
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 
@@ -276,15 +286,12 @@ const std::vector<Variant>& table() {
          Role::teaching, {}},
         wgmma_multicast_rule, stage_then_launch<stage_half_rows, launch_wgmma_multicast_staged>},
        InputPrecision::fp16, stage_half_rows, launch_wgmma_multicast_staged},
-      // The planted findings' runs pass --reference 0: under a tool or the perturbation build,
-      // timing cuBLAS SGEMM for the ratio adds only cuBLAS's launches (about a third of the
-      // piece-ticket twin's unseen run, its four tools and four plain runs: docs/GPU_TIER.md).
       {{{"matmul", "tiled_missing_second_sync", seed001, "tiled_matmul",
          "Without the second __syncthreads() a fast warp overwrites the shared tile that slower "
          "warps still read: a race racecheck reports, silent corruption at best.",
          Role::planted,
          {{Checker::racecheck, R"(Race reported between)", "race-tiled-missing-sync",
-           {"--m", "64", "--n", "64", "--k", "64", "--reps", "1", "--reference", "0"}, "matmul.tiled_bounds"}}},
+           finding_run("64", "64", "64"), "matmul.tiled_bounds"}}},
         any_shape, launch_tiled_missing_second_sync}},
       {{{"matmul", "last_store_after_announce", seed004, "-",
          "PLANTED: rung 36 whose consumers' leaders store the last element of a shared tile's "
@@ -294,7 +301,7 @@ const std::vector<Variant>& table() {
          "out wrong.",
          Role::planted,
          {{Checker::perturbation, "", "perturb-last-store-after-announce",
-           {"--m", "129", "--n", "257", "--k", "2048", "--reps", "1", "--reference", "0"}, "matmul.wgmma_stream_k"}}},
+           finding_run("129", "257", "2048"), "matmul.wgmma_stream_k"}}},
         wgmma_stream_k_rule, stage_then_launch<stage_half_rows, launch_last_store_after_announce_staged>},
        InputPrecision::fp16, stage_half_rows, launch_last_store_after_announce_staged},
       {{{"matmul", "cluster_local_release", seed004, "-",
@@ -305,7 +312,7 @@ const std::vector<Variant>& table() {
          "pairs of tiles, where the rung runs them) the blocks of a pair drift apart and the "
          "exactness check fails.",
          Role::planted,
-         {{Checker::oracle, "", "", {"--m", "256", "--n", "51200", "--k", "512", "--reps", "1", "--reference", "0"},
+         {{Checker::oracle, "", "", finding_run("256", "51200", "512"),
            "matmul.wgmma_multicast"}}},
         wgmma_multicast_rule, stage_then_launch<stage_half_rows, launch_cluster_local_release_staged>},
        InputPrecision::fp16, stage_half_rows, launch_cluster_local_release_staged},
@@ -316,7 +323,7 @@ const std::vector<Variant>& table() {
          "an unpublished store after the ticket, and the tile comes out wrong.",
          Role::planted,
          {{Checker::perturbation, "", "perturb-relaxed-piece-ticket",
-           {"--m", "2110", "--n", "1021", "--k", "144", "--reps", "1", "--reference", "0"}, "matmul.stream_k"}}},
+           finding_run("2110", "1021", "144"), "matmul.stream_k"}}},
         whole_tiles_from_sm80<stream_k_tile>, launch_relaxed_piece_ticket}},
   };
   return variants;

@@ -138,7 +138,6 @@ TEST(Oracles, MatmulExpectedElementsCoverEveryElementInOrder) {
                std::invalid_argument);
 }
 
-// The scalar head before 16-byte vectors: 0..3 four-byte elements, never more than n.
 // Which engine the matmul device oracle takes by size (kl/matmul_oracle.hpp): its own kernel up to
 // 2^34 multiply-adds with k up to 2^16 (the bench's K-heavy and 4096 x 4096 x 1024 sit exactly on
 // the first), cuBLAS DGEMM past either (a skinny shape's long k would be one thread's chain).
@@ -153,6 +152,7 @@ TEST(Oracles, TheMatmulDeviceOracleTakesItsKernelWithinBothLimits) {
   EXPECT_FALSE(in_k_order_takes({1, 1, std::int64_t{1} << 28}));
 }
 
+// The scalar head before 16-byte vectors: 0..3 four-byte elements, never more than n.
 TEST(Geometry, HeadTo16BytesCountsTheElementsBeforeTheBoundary) {
   alignas(16) float data[8] = {};
   EXPECT_EQ(kl::head_to_16_bytes(data, 100), 0);
