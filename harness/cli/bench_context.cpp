@@ -104,7 +104,9 @@ Bench::~Bench() = default;
 
 void Bench::cool_down() {
   KL_CUDA_CHECK(cudaDeviceSynchronize());
-  std::this_thread::sleep_for(std::chrono::milliseconds(cool_down_ms));
+  const std::chrono::duration<double, std::milli> worked = std::chrono::steady_clock::now() - cooled_at_;
+  std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(bench::cool_down_ms(worked.count())));
+  cooled_at_ = std::chrono::steady_clock::now();
 }
 
 void Bench::flush_l2(cudaStream_t stream) {

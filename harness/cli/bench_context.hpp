@@ -24,6 +24,7 @@
 #include "kl/registry.hpp"
 #include "kl/timing.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -178,13 +179,13 @@ class Bench {
   // and the reason is returned: the rule, the memory the GPU had and CUDA's words. Any other
   // CUDA error: nullopt (the caller rethrows it).
   std::optional<std::string> recover_from_running_out_of_memory(const CudaError& e);
-  // Waits until the GPU has drained, then idles it for cool_down_ms, so a power-hungry case starts
-  // on the same power budget as its reference, whatever ran before it. On the H100 a tensor-core
-  // GEMM benched right after another case reads up to 12% slower (the SW power cap: the budget the
-  // previous case spent); 100 ms of idle restores it (50 ms: 704-715 TFLOPS, 100 ms: 718-721,
-  // 400 ms: 721-723, none: 665-675, for rung 35 after mma_sync_pipeline at 4096^3).
+  // Waits until the GPU has drained, then idles it (bench::cool_down_ms: as long as it worked
+  // since the last cool-down, up to 150 ms), so a power-hungry case starts on the same power
+  // budget as its reference, whatever ran before it. On the H100 a tensor-core GEMM benched right
+  // after another case reads up to 12% slower (the SW power cap: the budget the previous case
+  // spent); 100 ms of idle restores it (50 ms: 704-715 TFLOPS, 100 ms: 718-721, 400 ms: 721-723,
+  // none: 665-675, for rung 35 after mma_sync_pipeline at 4096^3).
   void cool_down();
-  static constexpr int cool_down_ms = 150;
   // Device-to-device cudaMemcpy of 1 GiB, GB/s of bytes read plus written, timed as a case is (as
   // every copy ceiling: timed_copy_ceiling): the memory-bound ceiling at a family's bench size.
   double d2d_copy_gbps();
@@ -229,6 +230,7 @@ class Bench {
   std::map<std::string, ReferenceCase> references_;  // by ceiling name
   DeviceBuffer<unsigned char> l2_flush_;
   unsigned flush_round_ = 0;
+  std::chrono::steady_clock::time_point cooled_at_ = std::chrono::steady_clock::now();  // the last cool-down's end
   FamilyStates states_;
 };
 

@@ -3,6 +3,7 @@
 // over 1 GB) still gets min_reps so a median and a spread exist.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 namespace kl::bench {
@@ -24,6 +25,21 @@ inline int repetitions_for(double pilot_ms, const RepetitionPolicy& p) {
   if (wanted < p.min_reps) return p.min_reps;
   if (wanted > p.max_reps) return p.max_reps;
   return static_cast<int>(wanted);
+}
+
+// How long the bench idles the GPU before a power-hungry case (Bench::cool_down), given the
+// milliseconds since the previous idle ended: as long as that, up to max_cool_down_ms. A case
+// benched right after another reads low on the power budget the other spent (the 700 W cap of
+// the H100 and H200); what it spent grows with how long it ran, so a short predecessor needs a
+// short rest. Measured on an H200 (2026-11-29, the matmul bench three times with 150 ms before
+// every case and four times with this rule, alternated in one session): 20.8-21.0 s instead of
+// 38.1; every gate passed in every run; the gates' medians moved -1.4% to +2.7% (tensor-core
+// rungs at 4096^3 and 2048^3, whose runs spread 2-4% either way); the absolute readings a little
+// lower, GemmEx and rung 37 by 0.1-0.6% at 8192^3, cuBLAS SGEMM and rung 27 by 1-2% at 1024^3,
+// a reference and its rungs alike.
+constexpr double max_cool_down_ms = 150;
+inline double cool_down_ms(double ms_since_last_cool_down) {
+  return std::clamp(ms_since_last_cool_down, 0.0, max_cool_down_ms);
 }
 
 }  // namespace kl::bench

@@ -88,6 +88,16 @@ TEST(BenchRepetitions, AboutTwoHundredMillisecondsWithinBounds) {
   EXPECT_EQ(kl::bench::repetitions_for(0.4, fixed), 5);  // --reps wins
 }
 
+// The idle before a matmul case follows the work since the last one, up to 150 ms.
+TEST(BenchCoolDown, IdlesAsLongAsTheGpuWorkedUpTo150Ms) {
+  EXPECT_EQ(kl::bench::cool_down_ms(12.5), 12.5);  // a short case: a short rest
+  EXPECT_EQ(kl::bench::cool_down_ms(149), 149);
+  EXPECT_EQ(kl::bench::cool_down_ms(150), 150);
+  EXPECT_EQ(kl::bench::cool_down_ms(2000), 150);  // a long one: capped
+  EXPECT_EQ(kl::bench::cool_down_ms(0), 0);
+  EXPECT_EQ(kl::bench::cool_down_ms(-1), 0);  // never negative
+}
+
 TEST(BenchReport, TsvIsOneExactLinePerResult) {
   EXPECT_EQ(kl::bench::to_tsv(sample_report()),
             "matmul.naive\tTFLOPS\t4.58\t1.5\t1.25\t2\n"
