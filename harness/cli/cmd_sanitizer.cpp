@@ -18,6 +18,30 @@ std::string require_sanitizer() {
   return *path;
 }
 
+// Runs `cmd` and judges it, printing its output and the verdict. A lost run (run_lost in
+// sanitizer.hpp) is run again, up to `runs` in all, each said; `all_lost` is the verdict when
+// every one was lost. A verdict reached in a later run says which run it was.
+template <class Judge>
+int run_and_judge(const std::vector<std::string>& cmd, int runs, Judge&& judge, const std::string& all_lost,
+                  std::ostream& out) {
+  for (int attempt = 1;; ++attempt) {
+    const Captured run = run_captured(cmd);
+    out << run.output;
+    if (run.output.empty() || run.output.back() != '\n') out << "\n";
+    Judgement verdict = judge(run);
+    if (attempt > 1 && !verdict.run_lost)
+      verdict.message += " (run " + std::to_string(attempt) + " of at most " + std::to_string(runs) + ")";
+    out << verdict.message << "\n";
+    if (!verdict.run_lost) return verdict.exit_code;
+    if (attempt == runs) {
+      out << all_lost << "\n";
+      return verdict.exit_code;
+    }
+    out << "kernel-lab: that run says nothing either way: running it again (run " << attempt + 1 << " of at most "
+        << runs << ")\n";
+  }
+}
+
 // Runs the planted finding's case (or its fix's) under its tool and reports the verdict.
 // `variant` (optional) points the same positive check at another variant, to show it can fail.
 int check_finding(const std::string& repro, bool against_fix, const std::string& variant, bool show_command,
@@ -37,13 +61,12 @@ int check_finding(const std::string& repro, bool against_fix, const std::string&
   cmd.insert(cmd.end(), {self_executable(), "run", target});
   cmd.insert(cmd.end(), f.run_args.begin(), f.run_args.end());
   if (show_command) out << "command: " << shell_join(cmd) << "\n";
-  const Captured run = run_captured(cmd);
-  out << run.output;
-  if (run.output.empty() || run.output.back() != '\n') out << "\n";
-
-  const Judgement verdict = judge_finding(check, run);
-  out << verdict.message << "\n";
-  return verdict.exit_code;
+  return run_and_judge(cmd, against_fix ? 1 : positive_check_runs,
+                       [&](const Captured& run) { return judge_finding(check, run); },
+                       "MISSED: every one of the " + std::to_string(positive_check_runs) + " runs of " + target +
+                           " under " + check.tool + " was lost, so none shows its report of /" + check.pattern +
+                           "/ (checking " + repro + ")",
+                       out);
 }
 
 // The pattern of --expect-report (or of the finding --expect-report-of names), checked before
@@ -70,12 +93,12 @@ std::string exclusion_pattern(const ParsedArgs& args) {
 // earned the exclusion (kl_add_gpu_test's PROOF_<TOOL>).
 int prove_exclusion(const std::string& tool, const std::string& pattern, const std::vector<std::string>& cmd,
                     const ParsedArgs& args, std::ostream& out) {
-  const Captured run = run_captured(cmd);
-  out << run.output;
-  if (run.output.empty() || run.output.back() != '\n') out << "\n";
-  const Judgement verdict = judge_exclusion(tool, pattern, shell_join(args.passthrough), run);
-  out << verdict.message << "\n";
-  return verdict.exit_code;
+  const std::string command = shell_join(args.passthrough);
+  return run_and_judge(cmd, positive_check_runs,
+                       [&](const Captured& run) { return judge_exclusion(tool, pattern, command, run); },
+                       "NO PROOF: every one of the " + std::to_string(positive_check_runs) + " runs of " + command +
+                           " under " + tool + " was lost, so none shows whether it still reports /" + pattern + "/",
+                       out);
 }
 
 }  // namespace

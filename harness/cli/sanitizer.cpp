@@ -87,6 +87,7 @@ namespace {
 
 constexpr std::string_view status_prefix = "kernel-lab: exit status ";
 constexpr std::string_view tool_prefix = "=========";
+constexpr std::string_view api_error_prefix = " Program hit cudaError";  // after tool_prefix
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -115,6 +116,11 @@ Judgement judge_positive(const FindingCheck& c, const ToolReport& report, const 
   if (status == 2)
     return {2, "NO VERDICT: the run of " + c.target + " " + status_text(status) + ", so " + c.tool +
                    "'s silence says nothing (checking " + c.finding + ")"};
+  if (run_lost(report))
+    return {1, "LOST: " + c.tool + " stayed silent on " + c.target + " (checking " + c.finding + "), but its kernel " +
+                   "ended in cudaErrorLaunchFailure and each of the " + std::to_string(report.error_count) + " error(s) " +
+                   c.tool + " counted is a CUDA call's, none the kernel's",
+            true};
   return {1, "MISSED: " + c.tool + " stayed silent on " + c.target + " (checking " + c.finding + "): /" + c.pattern +
                  "/ not in its report"};
 }
@@ -174,8 +180,16 @@ ToolReport read_tool_report(const std::string& output, const std::string& patter
     const auto searched = line.size() > matched_line_chars ? line.substr(0, matched_line_chars) : line;
     if (std::regex_search(searched, finding)) report.pattern_found = true;
     if (const int n = summary_count(line); n >= 0) report.error_count = std::max(report.error_count, 0) + n;
+    if (line.compare(tool_prefix.size(), api_error_prefix.size(), api_error_prefix) == 0) {
+      ++report.api_errors;
+      if (line.find("cudaErrorLaunchFailure") != std::string::npos) report.launch_failed = true;
+    }
   }
   return report;
+}
+
+bool run_lost(const ToolReport& report) {
+  return report.launch_failed && !report.pattern_found && report.error_count == report.api_errors;
 }
 
 Judgement judge_finding(const FindingCheck& check, const Captured& run) {
@@ -195,6 +209,10 @@ Judgement judge_exclusion(const std::string& tool, const std::string& pattern, c
       report.error_count < 0 ? "no error summary" : std::to_string(report.error_count) + " error(s) in its summary";
   if (report.pattern_found)
     return {0, "exclusion earned: " + tool + " still reports /" + pattern + "/ on " + command + " (" + summary + ")"};
+  if (run_lost(report))
+    return {1, "LOST: " + tool + " did not report /" + pattern + "/ on " + command + ", but a kernel ended in " +
+                   "cudaErrorLaunchFailure and each of the " + summary + " is a CUDA call's, none a kernel's",
+            true};
   return {1, "EXCLUSION NO LONGER EARNED: " + tool + " did not report /" + pattern + "/ on " + command + " (" +
                  summary + ", exit " + std::to_string(run.exit_code) + "); run it under " + tool +
                  " and drop the exclusion"};

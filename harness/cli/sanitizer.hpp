@@ -52,6 +52,10 @@ struct ToolReport {
   // The sum of its summaries: "ERROR SUMMARY: N errors" (memcheck, synccheck, initcheck) and
   // "RACECHECK SUMMARY: N hazards displayed" (warnings included); -1 if it printed none.
   int error_count = -1;
+  // Its "Program hit cudaError..." lines: errors of CUDA calls (counted in its summary too), not
+  // of a kernel's accesses, races or barriers; and whether one of them is cudaErrorLaunchFailure.
+  int api_errors = 0;
+  bool launch_failed = false;
 };
 // A tool line is matched by its first matched_line_chars characters (std::regex recurses about a
 // level a character: a line of tens of thousands overflowed the stack).
@@ -74,11 +78,25 @@ struct FindingCheck {
 struct Judgement {
   int exit_code = 1;  // kernel-lab's: 0 pass, 1 fail, 2 no verdict (no tool, no GPU, bad input)
   std::string message;
+  bool run_lost = false;  // the run said nothing either way (run_lost() below): worth running again
 };
+
+// A run the tool lost: its kernel ended in cudaErrorLaunchFailure, yet every error the tool
+// counted is a CUDA call's, none a kernel's. On an H200 sharing the GPU with 15 other test
+// processes, the planted add_unguarded's run under memcheck ended so (2026-11-29: "ERROR
+// SUMMARY: 4 errors", the four calls after the launch), where memcheck reported the reads past
+// a[] and b[] in every tier before. Such a run shows neither that the tool sees the bug nor that
+// it does not.
+bool run_lost(const ToolReport& report);
+// How many runs a positive check (a planted finding, an exclusion's proof) makes while they are
+// lost: the tool's report of the pattern in any of them is the verdict, as in a single run. The
+// fix's check gets one run: a launch failure there may be the fix's own bug.
+inline constexpr int positive_check_runs = 3;
 
 // The positive check passes on the tool's report of the pattern alone: only a launched kernel
 // can produce it, and a planted bug may well make its run fail. Silence is a miss only if the
-// run got past its refusals (a run that exited 2 never launched: no verdict).
+// run got past its refusals (a run that exited 2 never launched: no verdict); silence in a lost
+// run (run_lost) is "LOST", exit 1, run_lost set.
 // The fix (against_fix) passes only if the tool ran, found nothing (pattern absent, summaries
 // at 0), exited 0, and the run itself stated exit status 0: a fix that was refused, failed its
 // oracle or crashed proves nothing by the tool's silence.
@@ -87,7 +105,8 @@ Judgement judge_finding(const FindingCheck& check, const Captured& run);
 // ---- Judging an exclusion's proof: a suite left out of a tool stays out only while the tool
 //      still reports on it what made us leave it out (`kernel-lab sanitize --expect-report`).
 // Passes (0) if the tool ran and one of its lines matches `pattern`; fails (1), saying the
-// exclusion can go, if it ran without reporting it; no verdict (2) if the tool never started.
+// exclusion can go, if it ran without reporting it ("LOST" and run_lost set if the run was
+// lost); no verdict (2) if the tool never started.
 Judgement judge_exclusion(const std::string& tool, const std::string& pattern, const std::string& command,
                           const Captured& run);
 

@@ -356,6 +356,59 @@ TEST(CliExpect, PlantedFindingPassesOnTheToolsReportEvenIfItsRunFailed) {
   EXPECT_NE(j.message.find("expected finding reproduced"), std::string::npos) << j.message;
 }
 
+// The lost run seen on a shared H200 (sanitizer.hpp, run_lost): the kernel ended in a launch
+// failure and each error the tool counted is a CUDA call's.
+const std::string launch_failure_calls =
+    "========= Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch failure\" on CUDA API call "
+    "to cudaDeviceSynchronize.\n"
+    "========= Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch failure\" on CUDA API call "
+    "to cudaFree.\n";
+
+TEST(CliExpect, ALostPlantedRunIsSaidAndMarked) {
+  const Captured run = under_tool(86, 1, "kernel-lab: CUDA error: unspecified launch failure\n", launch_failure_calls,
+                                  "========= ERROR SUMMARY: 2 errors\n");
+  const kl::cli::Judgement j = kl::cli::judge_finding(planted_check(), run);
+  EXPECT_EQ(j.exit_code, 1) << j.message;
+  EXPECT_TRUE(j.run_lost) << j.message;
+  EXPECT_NE(j.message.find("LOST: memcheck stayed silent on elementwise.add_unguarded (checking "
+                           "memcheck-add-unguarded), but its kernel ended in cudaErrorLaunchFailure and each of the 2 "
+                           "error(s) memcheck counted is a CUDA call's, none the kernel's"),
+            std::string::npos)
+      << j.message;
+}
+
+// Not lost: the tool counted an error of the kernel's beside the calls' (a planted bug the tool
+// saw, only not as the finding's pattern), or the failure was another error than a launch failure,
+// or the tool printed no summary to count against.
+TEST(CliExpect, ARunIsLostOnlyIfEveryCountedErrorIsALaunchFailuresCall) {
+  const std::string failed = "kernel-lab: CUDA error: unspecified launch failure\n";
+  const std::vector<Captured> not_lost = {
+      under_tool(86, 1, failed, "========= Invalid __shared__ write of size 4 bytes\n" + launch_failure_calls,
+                 "========= ERROR SUMMARY: 3 errors\n"),
+      under_tool(86, 1, "kernel-lab: CUDA error: too many blocks in cooperative launch\n",
+                 "========= Program hit cudaErrorCooperativeLaunchTooLarge (error 720) on CUDA API call to "
+                 "cudaLaunchCooperativeKernel.\n",
+                 "========= ERROR SUMMARY: 1 error\n"),
+      under_tool(86, 1, failed, launch_failure_calls, ""),
+  };
+  for (const Captured& run : not_lost) {
+    const kl::cli::Judgement j = kl::cli::judge_finding(planted_check(), run);
+    EXPECT_EQ(j.exit_code, 1) << run.output;
+    EXPECT_FALSE(j.run_lost) << run.output;
+    EXPECT_NE(j.message.find("MISSED: memcheck stayed silent"), std::string::npos) << j.message;
+  }
+}
+
+// The fix's check runs once: a launch failure in the fix's run may be the fix's own bug.
+TEST(CliExpect, AFixsLostRunIsNotRunAgain) {
+  const Captured run = under_tool(86, 1, "kernel-lab: CUDA error: unspecified launch failure\n", launch_failure_calls,
+                                  "========= ERROR SUMMARY: 2 errors\n");
+  const kl::cli::Judgement j = kl::cli::judge_finding(fix_check, run);
+  EXPECT_EQ(j.exit_code, 1) << j.message;
+  EXPECT_FALSE(j.run_lost) << j.message;
+  EXPECT_NE(j.message.find("NOT PROVEN: the fix's run did not succeed"), std::string::npos) << j.message;
+}
+
 TEST(CliExpect, SilenceOnARefusedPlantedRunIsNoVerdictNotAMiss) {
   const kl::cli::Judgement refused = kl::cli::judge_finding(planted_check(), under_tool(2, 2, "kernel-lab: bad\n"));
   EXPECT_EQ(refused.exit_code, 2) << refused.message;
@@ -426,6 +479,22 @@ TEST(CliExclusion, OnceTheToolIsSilentTheExclusionCanGo) {
         << j.message;
     EXPECT_NE(j.message.find("drop the exclusion"), std::string::npos) << j.message;
   }
+}
+
+// A lost run (a launch failure, only the calls' errors counted) neither earns the exclusion nor
+// ends it: it is marked to be run again.
+TEST(CliExclusion, ALostRunIsNoProof) {
+  const Captured lost{86, "========= COMPUTE-SANITIZER\n" + launch_failure_calls +
+                              "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n"
+                              "========= ERROR SUMMARY: 2 errors\n"};
+  const kl::cli::Judgement j = kl::cli::judge_exclusion("racecheck", "Race reported between", "sync", lost);
+  EXPECT_EQ(j.exit_code, 1) << j.message;
+  EXPECT_TRUE(j.run_lost) << j.message;
+  EXPECT_NE(j.message.find("LOST: racecheck did not report /Race reported between/ on sync, but a kernel ended in "
+                           "cudaErrorLaunchFailure and each of the 2 error(s) in its summary is a CUDA call's"),
+            std::string::npos)
+      << j.message;
+  EXPECT_EQ(j.message.find("drop the exclusion"), std::string::npos) << j.message;
 }
 
 TEST(CliExclusion, NoToolNoVerdict) {
