@@ -53,13 +53,16 @@ struct SyncCase {
 // the blocks wrote and whether the watchdog had to end a wait.
 SyncCase run_case(const Variant& v, const Shape& shape, double budget_ms);
 
+// The budget of a run whose deadlock is its verdict (planted, or predicted above capacity): what
+// each such run costs. `kernel-lab run`'s default there and in the perturbation build.
 inline constexpr double default_budget_ms = 300;
 
-// The budget of a run that must complete (the tests' and properties'): one it never needs, since
-// there the watchdog only ends a hang. Instrumented runs are slow and uneven: under racecheck with
-// its host workers capped at two, in a tier of 16 tests at once, grid_barrier_rotating at 4 blocks
-// of 1024 tripped 300 ms and failed a correct barrier (an H200, 2026-11-29). A run planted to
-// deadlock keeps a short budget, which is its cost.
+// The budget of a run that must complete (the tests', the properties' and `kernel-lab run`'s where
+// it predicts completion): one it never needs, since there the watchdog only ends a hang.
+// Instrumented runs are slow and uneven: under racecheck with its host workers capped at two, in
+// a tier of 16 tests at once, grid_barrier_rotating at 4 blocks of 1024 tripped 300 ms and failed
+// a correct barrier (an H200, 2026-11-29). A run planted to deadlock keeps a short budget, which
+// is its cost.
 inline constexpr double completion_budget_ms = 5000;
 
 }  // namespace kl::sync
