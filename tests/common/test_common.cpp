@@ -116,7 +116,11 @@ std::function<void(cudaStream_t)> memset_after_host_work(kl::DeviceBuffer<int>& 
 // held until the host has queued the work, so a host that takes 50 ms to get there adds nothing to
 // the timing; timed with the host's time in the window (the timing as it was before the hold), the
 // same work reads the 50 ms. (The margins leave room for other test processes on the GPU, and for
-// a sanitizer, under which the unheld start event fires several ms late: 43-47 ms were read.)
+// a sanitizer, under which the unheld start event fires several ms late: 43-47 ms were read. On a
+// GPU time-sliced among about twenty processes the start event itself can wait 50 ms for this
+// context's turn, and then reads nothing of the host's time: the fastest of three unheld runs read
+// 0.002 ms under racecheck in such a tier, an H200 on 2026-11-29. So the control is the slowest
+// unheld run, and the held runs' slowest is held to the bound.)
 TEST(Timing, TheHostsTimeToQueueTheWorkIsNotTimed) {
   kl::DeviceBuffer<int> word(1);
   const auto slow_to_queue = memset_after_host_work(word, 50);
@@ -125,7 +129,7 @@ TEST(Timing, TheHostsTimeToQueueTheWorkIsNotTimed) {
   EXPECT_LT(held.max_ms, 20.0);
   const kl::TimingSummary unheld = kl::time_device_work(slow_to_queue, 1, 3, nullptr, {}, kl::HostTime::included);
   EXPECT_EQ(unheld.unheld_runs, 0);
-  EXPECT_GE(unheld.min_ms, 30.0);
+  EXPECT_GE(unheld.max_ms, 30.0);
 }
 
 // A host slower to queue than the hold's 200 ms budget: the start event fires when the hold gives
