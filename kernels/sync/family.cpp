@@ -1,10 +1,10 @@
 // The sync family as the harness sees it (family.hpp): the deadlock lab, not benchmarked.
 // run: [--blocks N] [--block B] [--budget-ms MS] runs the variant once under the device watchdog
-// (its budget: budget_of below) and prints what happened: "completed in X ms" or "deadlock detected after X ms: ...". The exit
-// status says whether that outcome is the one the lab predicts (from the variant and, for grid
-// barriers, the co-resident capacity): 0 when it is (a predicted deadlock that the watchdog
-// reported is a success), 1 when it is not or when the blocks' results are wrong. A cooperative
-// launch above capacity is refused: exit 2.
+// (its budget: budget_of below) and prints what happened: "completed in X ms" or "deadlock
+// detected after X ms: ...". The exit status says whether that outcome is the one the lab predicts
+// (from the variant and, for grid barriers, the co-resident capacity): 0 when it is (a predicted
+// deadlock that the watchdog reported is a success), 1 when it is not or when the blocks' results
+// are wrong. A cooperative launch above capacity is refused: exit 2.
 #include "family.hpp"
 #include "run_support.hpp"
 
@@ -56,7 +56,7 @@ double budget_of(const ParsedArgs& a, std::int64_t flag, bool predicted_trip) {
 int run_sync(const VariantInfo& info, const ParsedArgs& a, std::ostream& out) {
   const sync::Variant& v = sync::variant(info.name);
   const int block = static_cast<int>(a.integer("block", 256, -wide_range, wide_range));
-  const std::int64_t budget_flag = a.integer("budget-ms", 1, 1, 60000);
+  const std::int64_t budget_flag = a.integer("budget-ms", 1, 1, 60000);  // checked now, used if given (budget_of)
   const bool grid = v.kind == sync::Kind::grid_barrier;
   // Flags are validated before the GPU is touched; a grid barrier's default grid is its capacity.
   const std::int64_t blocks_flag = a.integer("blocks", 0, -wide_range, INT32_MAX);
