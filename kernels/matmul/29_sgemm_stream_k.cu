@@ -162,11 +162,16 @@ using sgemm_stream_k::Plan;
 
 TestCap sm_cap{"cap_stream_k_sms", "SMs"};
 
-Plan plan_for_whole_tiles(std::int64_t m, std::int64_t n, std::int64_t k) {
-  // The twin's occupancy is the same.
+// The SMs a plan is made for (the GPU's, or the tests' cap) and the blocks each holds; the
+// twin's occupancy is the same.
+BlockSlots plan_slots() {
   const BlockSlots o = cp_async::block_slots_of<Tiles>(prefetched::sgemm_stream_k<Tiles, Ticket::released>);
-  return sgemm_stream_k::plan_for((m / Tiles::BM) * (n / Tiles::BN), k / Tiles::BK, sm_cap.applied(o.sms),
-                                  o.blocks_per_sm);
+  return {sm_cap.applied(o.sms), o.blocks_per_sm};
+}
+
+Plan plan_for_whole_tiles(std::int64_t m, std::int64_t n, std::int64_t k) {
+  const BlockSlots o = plan_slots();
+  return sgemm_stream_k::plan_for((m / Tiles::BM) * (n / Tiles::BN), k / Tiles::BK, o.sms, o.blocks_per_sm);
 }
 
 template <Ticket how>
@@ -192,6 +197,11 @@ void launch_stream_k_or_rung_28(int m, int n, int k, const float* a, const float
 const TileShape stream_k_tile = prefetched::tile_of<Tiles>();
 
 int cap_stream_k_sms(int sms) { return sm_cap.set(sms); }
+
+std::int64_t stream_k_slots() {
+  const BlockSlots o = plan_slots();
+  return o.sms * o.blocks_per_sm;
+}
 
 sgemm_stream_k::Plan stream_k_plan(const Shape& shape) {
   const PaddedShape p = padded_to_tiles(shape, stream_k_tile);

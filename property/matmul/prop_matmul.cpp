@@ -275,9 +275,9 @@ KL_PROPERTY(MatmulProperty, SplitKRungIsExactWhereItSplits, ()) {
 // the plans drawn have no whole round or one, two or three (max_whole_rounds), shares longer and
 // shorter than a tile, and tiles of two and more sharers; the shapes whose plan does not apply (a
 // last round over 95% full, a share too short, more whole rounds) run rung 28 and are tagged.
-// The slots are the GPU's own (its SMs x 4 blocks, the H100's occupancy) in half the cases and,
-// in the other half, those of 1-16 SMs (cap_stream_k_sms: the plan is made for that many, the
-// blocks still run on the whole GPU), so that plans of a few tiles are drawn too; under a
+// The slots (stream_k_slots(): SMs x the blocks each holds, 4 on the H100) are the GPU's own in
+// half the cases and, in the other half, those of 1-16 SMs (cap_stream_k_sms: the plan is made for
+// that many, the blocks still run on the whole GPU), so that plans of a few tiles are drawn too; under a
 // sanitizer always 1-4 SMs: the plans the whole GPU makes of hundreds of tiles, made of a few
 // dozen (on an H200 the property took 5 s under initcheck instead of 62). The tile count spans
 // its whole range at every size (kl::gen::uniform: RapidCheck's inRange scales its range by the
@@ -292,7 +292,7 @@ KL_PROPERTY(MatmulProperty, StreamKRungIsExactWhereItShares, ()) {
   const bool capped = small || *rc::gen::arbitrary<bool>().as("SMs capped");
   const int sm_cap = capped ? *kl::gen::uniform(1, small ? 4 : 16).as("SMs the plan is made for") : 0;
   const StreamKSmCap cap(sm_cap);
-  const std::int64_t slots = 4 * std::int64_t{capped ? sm_cap : kl::device_facts().sm_count};
+  const std::int64_t slots = stream_k_slots();  // under the cap
   const std::int64_t columns = *rc::gen::inRange<std::int64_t>(1, 25).as("tile columns");
   const std::int64_t tiles = *kl::gen::uniform<std::int64_t>(slots / 2, 4 * slots).as("tiles");  // slots >= 4
   const std::int64_t rows = (tiles + columns - 1) / columns;

@@ -501,7 +501,7 @@ TEST(MatmulStreamK, TheLeftOverTilesAreSharedExactlyAndAddedInOneOrder) {
   if (!v.supports({64, 128, 16})) GTEST_SKIP() << v.unsupported({64, 128, 16});
   const bool small = kl::sanitizer_small_mode();
   const StreamKSmCap cap(small ? 2 : 0);
-  const std::int64_t slots = 4 * std::int64_t{kl::device_facts().sm_count};
+  const std::int64_t slots = stream_k_slots();
   // m for `tiles` tiles of C in rows of `columns` tiles (n = 128 x columns, whole tiles).
   auto rows_for = [](std::int64_t tiles, std::int64_t columns) { return 64 * ((tiles + columns - 1) / columns); };
   const std::vector<Shape> shapes =

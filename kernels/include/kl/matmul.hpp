@@ -104,6 +104,9 @@ int split_k_runs(const Shape& shape);
 // matmul.stream_k (kernels/matmul/29_sgemm_stream_k.cu): its plan on a shape on the current GPU
 // (blocks == 0: the plan does not apply and the rung runs rung 28; kl/sgemm_stream_k.hpp).
 sgemm_stream_k::Plan stream_k_plan(const Shape& shape);
+// The block slots its plans deal tiles to on the current GPU: the SMs (or cap_stream_k_sms's cap)
+// times the blocks of the rung each SM holds (4 on the H100 and the H200).
+std::int64_t stream_k_slots();
 // For tests: rung 29 plans as if the GPU had at most `sms` SMs (each holding as many of its blocks
 // as it does), so that C of a few tiles makes a plan, small enough for the sanitizers; the blocks
 // still run on the whole GPU. 0 returns to the GPU's own. It returns the cap it replaced;
