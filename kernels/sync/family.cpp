@@ -44,11 +44,11 @@ void print_outcome(std::ostream& out, const sync::Variant& v, const sync::Shape&
 // GPU are slow and uneven (a correct barrier spent 300 ms so in the unit tests: kl/sync.hpp); the
 // findings' unperturbed and fix runs are such runs. A run predicted to deadlock, and every run of
 // the perturbation build, whose perturbed runs of a planted barrier deadlock as their verdict (a
-// seed each), get sync::default_budget_ms: there the budget is what each deadlock costs, the GPU
+// seed each), get sync::deadlock_budget_ms: there the budget is what each deadlock costs, the GPU
 // held by a spinning grid for all of it.
 double budget_of(const ParsedArgs& a, std::int64_t flag, bool predicted_trip) {
   if (a.has("budget-ms")) return static_cast<double>(flag);
-  return predicted_trip || perturb::compiled_in() ? sync::default_budget_ms : sync::completion_budget_ms;
+  return predicted_trip || perturb::compiled_in() ? sync::deadlock_budget_ms : sync::completion_budget_ms;
 }
 
 }  // namespace
@@ -102,7 +102,7 @@ const Family& family_sync() {
                    {"block", "B", "threads per block (default 256)"},
                    {"budget-ms", "MS",
                     "the watchdog's budget before it reports a deadlock (default " +
-                        std::to_string(static_cast<int>(sync::default_budget_ms)) +
+                        std::to_string(static_cast<int>(sync::deadlock_budget_ms)) +
                         " when a deadlock is predicted or in the perturbation build, else " +
                         std::to_string(static_cast<int>(sync::completion_budget_ms)) + ")"}};
     f.run = cli::run_sync;

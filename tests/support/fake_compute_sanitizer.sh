@@ -29,11 +29,13 @@ if [ -n "${FAKE_SANITIZER_LOSE:-}" ]; then
     echo '========= Program hit cudaErrorLaunchFailure (error 719) due to "unspecified launch failure" on CUDA API call to cudaDeviceSynchronize.'
     echo '========= Program hit cudaErrorLaunchFailure (error 719) due to "unspecified launch failure" on CUDA API call to cudaFree.'
     echo "kernel-lab: CUDA error: unspecified launch failure (stand-in, run $runs)"
+    summary="2 errors"
   else
     echo "========= ${FAKE_SANITIZER_REPORT:-}"
+    summary="1 error"
   fi
   [ "${KL_PRINT_EXIT_STATUS:-}" = 1 ] && echo "kernel-lab: exit status 1"
-  if [ "$runs" -le "$FAKE_SANITIZER_LOSE" ]; then echo "========= ERROR SUMMARY: 2 errors"; else echo "========= ERROR SUMMARY: 1 error"; fi
+  echo "========= ERROR SUMMARY: $summary"
   exit 86
 fi
 if [ -n "${FAKE_SANITIZER_RUN_STATUS:-}" ]; then

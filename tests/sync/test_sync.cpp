@@ -11,10 +11,8 @@ using namespace kl::sync;
 
 namespace {
 
-// A run planted to deadlock ends only through the watchdog, so it costs one budget; a run that
-// must complete gets completion_budget_ms (kl/sync.hpp).
-constexpr double deadlock_budget_ms = 300;
-
+// A run planted to deadlock ends only through the watchdog and gets deadlock_budget_ms, its cost;
+// a run that must complete gets completion_budget_ms (kl/sync.hpp).
 SyncCase run(const std::string& name, Shape shape, double budget_ms = completion_budget_ms) {
   return run_case(variant(name), shape, budget_ms);
 }

@@ -54,8 +54,9 @@ struct SyncCase {
 SyncCase run_case(const Variant& v, const Shape& shape, double budget_ms);
 
 // The budget of a run whose deadlock is its verdict (planted, or predicted above capacity): what
-// each such run costs. `kernel-lab run`'s default there and in the perturbation build.
-inline constexpr double default_budget_ms = 300;
+// each such run costs. The tests' for such runs, and `kernel-lab run`'s default there and in the
+// perturbation build.
+inline constexpr double deadlock_budget_ms = 300;
 
 // The budget of a run that must complete (the tests', the properties' and `kernel-lab run`'s where
 // it predicts completion): one it never needs, since there the watchdog only ends a hang.
